@@ -1,0 +1,57 @@
+import {
+  envBoolean,
+  envIssuer,
+  envLogLevel,
+  envPort,
+  envPositiveInt,
+  envRedisUrl,
+  loadEnvParts,
+  serviceUrlsSchema,
+} from '@authz/shared/env';
+import { z } from 'zod';
+import { parseTrustProxy } from './trust-proxy.js';
+
+/** The gateway's environment, validated once at start-up (CONTRACT.md "Environment"). */
+const settingsSchema = z.object({
+  PORT: envPort().default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  JWT_ISSUER: envIssuer().optional(),
+  REDIS_URL: envRedisUrl(),
+  TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
+  LOG_LEVEL: envLogLevel(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Largest accepted request body, in bytes. */
+  BODY_LIMIT: envPositiveInt(100 * 1024),
+  /** Budget of every rate-limited route without its own setting (per IP, per window). */
+  DEFAULT_RATE_LIMIT: envPositiveInt(300),
+  DEFAULT_RATE_WINDOW: envPositiveInt(60),
+  RATE_LIMIT_ENABLED: envBoolean(true),
+});
+
+export type GatewayEnv = ReturnType<typeof loadGatewayEnv>;
+
+export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
+  const { settings, services } = loadEnvParts(
+    {
+      settings: settingsSchema,
+      services: serviceUrlsSchema(['identity', 'oauth', 'clients', 'consent-ui', 'wallet-bridge'] as const),
+    },
+    source,
+  );
+  return {
+    port: settings.PORT,
+    host: settings.HOST,
+    // CONTRACT.md: the issuer defaults to http://localhost:$PORT.
+    issuer: settings.JWT_ISSUER ?? `http://localhost:${settings.PORT}`,
+    redisUrl: settings.REDIS_URL,
+    trustProxy: settings.TRUST_PROXY,
+    logLevel: settings.LOG_LEVEL,
+    otlpEndpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT,
+    bodyLimit: settings.BODY_LIMIT,
+    rateLimit: {
+      enabled: settings.RATE_LIMIT_ENABLED,
+      defaultBudget: { points: settings.DEFAULT_RATE_LIMIT, durationSeconds: settings.DEFAULT_RATE_WINDOW },
+    },
+    services,
+  };
+}

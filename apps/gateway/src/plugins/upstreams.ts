@@ -1,0 +1,36 @@
+import { HealthService } from '@authz/proto/health/v1/health';
+import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
+import type { ServiceName } from '@authz/shared/topology';
+
+export type UpstreamName = Exclude<ServiceName, 'mailer-worker'>;
+
+/** One gRPC channel per service the gateway calls, with the typed clients it uses. */
+export class Upstreams {
+  private readonly channels = new Map<UpstreamName, GrpcChannel>();
+  private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
+
+  constructor(addresses: Record<UpstreamName, string>) {
+    for (const [name, address] of Object.entries(addresses) as [UpstreamName, string][]) {
+      this.channels.set(name, new GrpcChannel(address));
+    }
+  }
+
+  health(name: UpstreamName): ServiceClient<typeof HealthService> {
+    let client = this.healthClients.get(name);
+    if (!client) {
+      client = this.channel(name).service(HealthService);
+      this.healthClients.set(name, client);
+    }
+    return client;
+  }
+
+  close(): void {
+    for (const channel of this.channels.values()) channel.close();
+  }
+
+  private channel(name: UpstreamName): GrpcChannel {
+    const channel = this.channels.get(name);
+    if (!channel) throw new Error(`no address configured for ${name}`);
+    return channel;
+  }
+}

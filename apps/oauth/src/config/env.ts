@@ -1,0 +1,41 @@
+import {
+  envDatabaseUrl,
+  envHexKey32,
+  envIssuer,
+  envRedisUrl,
+  loadEnvParts,
+  serviceRuntimeSchema,
+  serviceUrlsSchema,
+} from '@authz/shared/env';
+import { z } from 'zod';
+
+/** The oauth service's environment, validated once at start-up (CONTRACT.md). */
+const settingsSchema = z.object({
+  DATABASE_URL: envDatabaseUrl(),
+  REDIS_URL: envRedisUrl(),
+  KEY_ENCRYPTION_KEY: envHexKey32(),
+  SECRET_HASH_KEY: envHexKey32(),
+  JWT_ISSUER: envIssuer().default('http://localhost:3000'),
+});
+
+export type OAuthEnv = ReturnType<typeof loadOAuthEnv>;
+
+export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
+  const { runtime, settings, services } = loadEnvParts(
+    {
+      runtime: serviceRuntimeSchema('oauth'),
+      settings: settingsSchema,
+      services: serviceUrlsSchema(['identity', 'clients'] as const),
+    },
+    source,
+  );
+  return {
+    runtime,
+    databaseUrl: settings.DATABASE_URL,
+    redisUrl: settings.REDIS_URL,
+    keyEncryptionKey: settings.KEY_ENCRYPTION_KEY,
+    secretHashKey: settings.SECRET_HASH_KEY,
+    issuer: settings.JWT_ISSUER,
+    services,
+  };
+}

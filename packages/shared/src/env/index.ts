@@ -1,0 +1,3 @@
+export * from './load-env.js';
+export * from './fields.js';
+export * from './service-env.js';

@@ -1,0 +1,127 @@
+import { AppError, type ErrorInit, type FieldViolation } from './app-error.js';
+
+/** Errors of the JSON APIs, rendered as `{ error, statusCode, code, details? }` (spec section 7). */
+export abstract class ApiError extends AppError {
+  readonly kind = 'api' as const;
+}
+
+export class ValidationError extends ApiError {
+  readonly code = 'VALIDATION_ERROR';
+  readonly statusCode = 400;
+  constructor(details: FieldViolation[], init: Omit<ErrorInit, 'details'> = {}) {
+    super('Validation error', { ...init, details });
+  }
+}
+
+export class MalformedBodyError extends ApiError {
+  readonly code = 'MALFORMED_BODY';
+  readonly statusCode = 400;
+  constructor(init?: ErrorInit) {
+    super('Malformed request body', init);
+  }
+}
+
+/** Spec 4.2: unknown, expired or used verification token (DECISIONS.md #5). */
+export class InvalidTokenError extends ApiError {
+  readonly code = 'INVALID_TOKEN';
+  readonly statusCode = 400;
+  constructor(init?: ErrorInit) {
+    super('Invalid or expired token', init);
+  }
+}
+
+/** DECISIONS.md #19: the body is fixed, the message is the token itself. */
+export class InvalidCsrfTokenError extends ApiError {
+  readonly code = 'INVALID_CSRF_TOKEN';
+  readonly statusCode = 400;
+  constructor(init?: Omit<ErrorInit, 'message'>) {
+    super('invalid_csrf_token', init);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  readonly code = 'UNAUTHORIZED';
+  readonly statusCode = 401;
+  constructor(init?: ErrorInit) {
+    super('Unauthorized', init);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  readonly code = 'FORBIDDEN';
+  readonly statusCode = 403;
+  constructor(init?: ErrorInit) {
+    super('Forbidden', init);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  readonly code = 'NOT_FOUND';
+  readonly statusCode = 404;
+  constructor(init?: ErrorInit) {
+    super('Not found', init);
+  }
+}
+
+export class ConflictError extends ApiError {
+  readonly code = 'CONFLICT';
+  readonly statusCode = 409;
+  constructor(init?: ErrorInit) {
+    super('Conflict', init);
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  readonly statusCode = 413;
+  constructor(init?: ErrorInit) {
+    super('Request body too large', init);
+  }
+}
+
+export class UnsupportedMediaTypeError extends ApiError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+  readonly statusCode = 415;
+  constructor(init?: ErrorInit) {
+    super('Unsupported media type', init);
+  }
+}
+
+/** Carries `retryAfterSeconds` so the gateway can send Retry-After (RFC 9110 section 10.2.3). */
+export class RateLimitedError extends ApiError {
+  readonly code = 'RATE_LIMITED';
+  readonly statusCode = 429;
+  constructor(init?: ErrorInit) {
+    super('Too many requests', init);
+  }
+
+  get retryAfterSeconds(): number | undefined {
+    const value = Number(this.attributes.retryAfterSeconds);
+    return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+  }
+}
+
+export class InternalError extends ApiError {
+  readonly code = 'INTERNAL_ERROR';
+  readonly statusCode = 500;
+  constructor(init?: Omit<ErrorInit, 'message'>) {
+    super('Internal server error', init);
+  }
+}
+
+export class ServiceUnavailableError extends ApiError {
+  readonly code = 'SERVICE_UNAVAILABLE';
+  readonly statusCode = 503;
+  constructor(init?: ErrorInit) {
+    super('Service unavailable', init);
+  }
+}
+
+/** A downstream call ran past its deadline. */
+export class UpstreamTimeoutError extends ApiError {
+  readonly code = 'UPSTREAM_TIMEOUT';
+  readonly statusCode = 504;
+  constructor(init?: ErrorInit) {
+    super('Upstream service timed out', init);
+  }
+}

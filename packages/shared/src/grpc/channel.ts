@@ -1,0 +1,82 @@
+import { create, type DescService } from '@bufbuild/protobuf';
+import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
+import { context, propagation } from '@opentelemetry/api';
+import * as grpc from '@grpc/grpc-js';
+import { currentRequestContext, newRequestId } from '../context/index.js';
+import { fromGrpcError } from '../errors/index.js';
+import { REQUEST_ID_METADATA_KEY, metadataSetter } from './metadata-carrier.js';
+import { methodDefinition } from './method-definitions.js';
+import type { CallOptions, ServiceClient } from './service-types.js';
+
+export interface GrpcChannelOptions {
+  /** Deadline of calls that set none (every call has one). */
+  defaultTimeoutMs?: number;
+}
+
+/**
+ * DECISIONS.md #26: round-robin over every address the name resolves to, so a headless
+ * Kubernetes Service spreads calls over all replicas. DECISIONS.md #27: no retry policy is
+ * configured; grpc-js only retries transparently when a call never left the client.
+ */
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.enable_retries': 1,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+};
+
+/** `host:port` means DNS resolution; explicit schemes (dns:///, unix:, ipv4:) pass through. */
+export function grpcTarget(address: string): string {
+  return /^[a-z0-9+.-]+:\/\//i.test(address) || /^(unix|ipv4|ipv6|dns):/.test(address)
+    ? address
+    : `dns:///${address}`;
+}
+
+/** One connection to a service address, shared by the typed clients of its services. */
+export class GrpcChannel {
+  private readonly client: grpc.Client;
+  private readonly defaultTimeoutMs: number;
+
+  constructor(address: string, options: GrpcChannelOptions = {}) {
+    this.client = new grpc.Client(grpcTarget(address), grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
+  }
+
+  service<S extends GenService<GenServiceMethods>>(service: S): ServiceClient<S> {
+    const descriptor = service as unknown as DescService;
+    const methods: Record<string, (request: unknown, options?: CallOptions) => Promise<unknown>> = {};
+    for (const method of descriptor.methods) {
+      const definition = methodDefinition(descriptor, method);
+      methods[method.localName] = (request, options = {}) =>
+        this.call(definition, create(method.input, request as never), options);
+    }
+    return methods as ServiceClient<S>;
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  private call(
+    definition: grpc.MethodDefinition<unknown, unknown>,
+    request: unknown,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const metadata = new grpc.Metadata();
+    metadata.set(REQUEST_ID_METADATA_KEY, currentRequestContext()?.requestId ?? newRequestId());
+    propagation.inject(context.active(), metadata, metadataSetter);
+    const deadline = Date.now() + (options.timeoutMs ?? this.defaultTimeoutMs);
+    return new Promise((resolve, reject) => {
+      const call = this.client.makeUnaryRequest(
+        definition.path,
+        definition.requestSerialize,
+        definition.responseDeserialize,
+        request,
+        metadata,
+        { deadline },
+        (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response)),
+      );
+      options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { HealthService } from '@authz/proto/health/v1/health';
+import { ServingStatus } from '@authz/proto/health/v1/health';
+import type { ServiceImplementation } from '../grpc/service-types.js';
+
+/** A dependency probe: resolves when the dependency answers, rejects otherwise. */
+export type DependencyCheck = () => Promise<unknown>;
+
+/** Each probe must answer well within the gateway's 1 s deadline (DECISIONS.md #23). */
+export const DEPENDENCY_CHECK_TIMEOUT_MS = 800;
+
+export async function isConnected(
+  check: DependencyCheck,
+  timeoutMs = DEPENDENCY_CHECK_TIMEOUT_MS,
+): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([check().then(() => true), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** HealthService.Check over the dependencies a service owns ("database", "cache", ...). */
+export function healthServiceImplementation(
+  checks: Record<string, DependencyCheck>,
+): ServiceImplementation<typeof HealthService> {
+  return {
+    async check() {
+      const dependencies = await Promise.all(
+        Object.entries(checks).map(async ([name, check]) => ({ name, connected: await isConnected(check) })),
+      );
+      const serving = dependencies.every((dependency) => dependency.connected);
+      return {
+        status: serving ? ServingStatus.SERVING : ServingStatus.NOT_SERVING,
+        dependencies,
+      };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * Secrets never reach the logs (CONVENTIONS.md #10): credentials, cookies, codes and every
+ * kind of token are censored wherever they appear at the top level or one level down.
+ */
+const SECRET_KEYS = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'newPassword',
+  'client_secret',
+  'clientSecret',
+  'secret',
+  'code',
+  'code_verifier',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'subject_token',
+  'actor_token',
+  'assertion',
+  'client_assertion',
+  'key',
+  'apiKey',
+  'vp_token',
+  'csrfToken',
+];
+
+export const REDACTED_PATHS = [
+  ...SECRET_KEYS.map((key) => `["${key}"]`),
+  ...SECRET_KEYS.map((key) => `*["${key}"]`),
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+export interface CreateLoggerOptions {
+  service: string;
+  level?: string;
+  /** For tests: write somewhere other than stdout. */
+  destination?: pino.DestinationStream;
+}
+
+export function createLogger({ service, level = 'info', destination }: CreateLoggerOptions): Logger {
+  const options: LoggerOptions = {
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}

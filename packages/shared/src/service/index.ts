@@ -1,0 +1,2 @@
+export * from './service-app.js';
+export * from './run-service-main.js';
