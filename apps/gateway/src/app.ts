@@ -24,7 +24,11 @@ export interface GatewayApp {
 
 /** Builds the public HTTP surface; main.ts and tests both listen on what it returns. */
 export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<GatewayApp> {
-  const redis = createRedisClient(env.redisUrl, { name: 'gateway', failFast: true });
+  const redis = createRedisClient(env.redisUrl, {
+    name: 'gateway',
+    keyPrefix: env.redisKeyPrefix,
+    failFast: true,
+  });
   const upstreams = new Upstreams(env.services);
   const metrics = createGatewayMetrics();
   const app = Fastify({

@@ -17,6 +17,8 @@ const settingsSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   JWT_ISSUER: envIssuer().optional(),
   REDIS_URL: envRedisUrl(),
+  /** Namespaces the gateway's Redis keys, e.g. when several deployments share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default(''),
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   LOG_LEVEL: envLogLevel(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
@@ -44,6 +46,7 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
     // CONTRACT.md: the issuer defaults to http://localhost:$PORT.
     issuer: settings.JWT_ISSUER ?? `http://localhost:${settings.PORT}`,
     redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     trustProxy: settings.TRUST_PROXY,
     logLevel: settings.LOG_LEVEL,
     otlpEndpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadGatewayEnv } from './env.js';
+import { parseTrustProxy } from './trust-proxy.js';
+
+describe('gateway environment', () => {
+  it('defaults the issuer to http://localhost:$PORT and services to the port base', () => {
+    const env = loadGatewayEnv({ REDIS_URL: 'redis://127.0.0.1:6379', PORT: '4000', GRPC_PORT_BASE: '6000' });
+    expect(env.issuer).toBe('http://localhost:4000');
+    expect(env.services).toEqual({
+      identity: '127.0.0.1:6001',
+      oauth: '127.0.0.1:6002',
+      clients: '127.0.0.1:6003',
+      'consent-ui': '127.0.0.1:6004',
+      'wallet-bridge': '127.0.0.1:6005',
+    });
+  });
+
+  it('names each bad variable', () => {
+    expect(() => loadGatewayEnv({ REDIS_URL: 'http://x', JWT_ISSUER: 'https://issuer.example/' })).toThrow(
+      /REDIS_URL: expected a redis or rediss URL[\s\S]*JWT_ISSUER: expected an absolute URL without trailing slash/,
+    );
+  });
+
+  it('reads TRUST_PROXY as off, on, a hop count or an address list', () => {
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    const twoHops = parseTrustProxy('2') as (address: string, hop: number) => boolean;
+    expect([twoHops('x', 0), twoHops('x', 1), twoHops('x', 2)]).toEqual([true, true, false]);
+  });
+});
