@@ -22,6 +22,7 @@ export const securityHeadersPlugin = fp(
           baseUri: ["'none'"],
         },
       },
+      frameguard: { action: 'deny' },
       referrerPolicy: { policy: 'no-referrer' },
       crossOriginResourcePolicy: { policy: 'same-site' },
     });
