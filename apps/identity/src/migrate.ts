@@ -1,0 +1,14 @@
+// Applies this service's Prisma migrations, then exits: `node apps/identity/dist/migrate.js`
+// with DATABASE_URL set (the Kubernetes migration Job, docker-compose, local start).
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '@authz/shared/logger';
+import { migrateFromCli } from '@authz/shared/migrations';
+
+// src/ and dist/ both sit one level below the app, so this finds the folder from either.
+const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+process.exitCode = await migrateFromCli({
+  schema: 'identity',
+  migrationsDir,
+  logger: createLogger({ service: 'identity-migrate', level: process.env.LOG_LEVEL ?? 'info' }),
+});
