@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    // The launcher tests boot PostgreSQL, Redis and seven processes; the real apps need more.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    // Launchers prefer the same embedded ports (54329, 63799, 2525): one file at a time.
+    fileParallelism: false,
+  },
+});
