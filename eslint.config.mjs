@@ -1,6 +1,7 @@
 // One lint configuration for the whole repository (flat config).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   {
@@ -17,6 +18,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.cjs', 'infra/**', '**/scripts/**'],
+    languageOptions: { globals: globals.node },
     rules: { 'no-console': 'off' },
   },
 );

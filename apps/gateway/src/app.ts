@@ -1,5 +1,6 @@
 import type { Logger } from '@authz/shared/logger';
-import { createRedisClient } from '@authz/shared/redis';
+import { warmUp } from '@authz/shared/health';
+import { createRedisClient, whenReady } from '@authz/shared/redis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayEnv } from './config/env.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -29,6 +30,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     keyPrefix: env.redisKeyPrefix,
     failFast: true,
   });
+  await warmUp('cache', () => whenReady(redis), logger);
   const upstreams = new Upstreams(env.services);
   const metrics = createGatewayMetrics();
   const app = Fastify({

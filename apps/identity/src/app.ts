@@ -2,10 +2,10 @@ import { HealthService } from '@authz/proto/health/v1/health';
 import { MetricsService } from '@authz/proto/metrics/v1/metrics';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcServer } from '@authz/shared/grpc';
-import { healthServiceImplementation } from '@authz/shared/health';
+import { healthServiceImplementation, warmUp } from '@authz/shared/health';
 import type { Logger } from '@authz/shared/logger';
 import { createMetricsRegistry, metricsServiceImplementation } from '@authz/shared/metrics';
-import { createRedisClient } from '@authz/shared/redis';
+import { createRedisClient, whenReady } from '@authz/shared/redis';
 import type { ServiceApp } from '@authz/shared/service';
 import type { IdentityEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -19,6 +19,10 @@ export interface IdentityDeps {
 export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<ServiceApp> {
   const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
   const redis = createRedisClient(env.redisUrl, { name: 'identity', failFast: true });
+  await Promise.all([
+    warmUp('database', () => prisma.$queryRaw`SELECT 1`, logger),
+    warmUp('cache', () => whenReady(redis), logger),
+  ]);
   const metrics = createMetricsRegistry('identity');
   const server = new GrpcServer({ serviceName: 'identity', logger })
     .addService(

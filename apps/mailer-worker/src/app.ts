@@ -1,10 +1,10 @@
 import { HealthService } from '@authz/proto/health/v1/health';
 import { MetricsService } from '@authz/proto/metrics/v1/metrics';
 import { GrpcServer } from '@authz/shared/grpc';
-import { healthServiceImplementation } from '@authz/shared/health';
+import { healthServiceImplementation, warmUp } from '@authz/shared/health';
 import type { Logger } from '@authz/shared/logger';
 import { createMetricsRegistry, metricsServiceImplementation } from '@authz/shared/metrics';
-import { createRedisClient } from '@authz/shared/redis';
+import { createRedisClient, whenReady } from '@authz/shared/redis';
 import type { ServiceApp } from '@authz/shared/service';
 import type { MailerWorkerEnv } from './config/env.js';
 
@@ -16,6 +16,7 @@ export interface MailerWorkerDeps {
 /** Builds the mailer-worker service: renders and sends email from the BullMQ queue over SMTP. */
 export async function buildMailerWorkerApp({ env, logger }: MailerWorkerDeps): Promise<ServiceApp> {
   const redis = createRedisClient(env.redisUrl, { name: 'mailer-worker', failFast: true });
+  await Promise.all([warmUp('cache', () => whenReady(redis), logger)]);
   const metrics = createMetricsRegistry('mailer-worker');
   const server = new GrpcServer({ serviceName: 'mailer-worker', logger })
     .addService(HealthService, healthServiceImplementation({ cache: () => redis.ping() }))

@@ -16,9 +16,9 @@ describe('gateway environment', () => {
   });
 
   it('names each bad variable', () => {
-    expect(() => loadGatewayEnv({ REDIS_URL: 'http://x', JWT_ISSUER: 'https://issuer.example/' })).toThrow(
-      /REDIS_URL: expected a redis or rediss URL[\s\S]*JWT_ISSUER: expected an absolute URL without trailing slash/,
-    );
+    const load = () => loadGatewayEnv({ REDIS_URL: 'http://x', JWT_ISSUER: 'https://issuer.example/' });
+    expect(load).toThrow(/REDIS_URL: expected a redis or rediss URL/);
+    expect(load).toThrow(/JWT_ISSUER: expected an absolute URL without trailing slash, query or fragment/);
   });
 
   it('reads TRUST_PROXY as off, on, a hop count or an address list', () => {

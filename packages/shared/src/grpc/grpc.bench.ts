@@ -6,12 +6,18 @@ import { GrpcServer } from './server.js';
 
 // The adapter's own cost per unary round trip over loopback (serialisation, metadata,
 // deadline, context): the floor under every gateway -> service call.
-const server = new GrpcServer({ serviceName: 'bench', logger: createLogger({ service: 'bench', level: 'silent' }) });
+const server = new GrpcServer({
+  serviceName: 'bench',
+  logger: createLogger({ service: 'bench', level: 'silent' }),
+});
 let channel: GrpcChannel;
 
 beforeAll(async () => {
   server.addService(HealthService, {
-    check: async () => ({ status: ServingStatus.SERVING, dependencies: [{ name: 'database', connected: true }] }),
+    check: async () => ({
+      status: ServingStatus.SERVING,
+      dependencies: [{ name: 'database', connected: true }],
+    }),
   });
   const port = await server.listen('127.0.0.1', 0);
   channel = new GrpcChannel(`127.0.0.1:${port}`);

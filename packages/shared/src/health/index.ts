@@ -42,3 +42,18 @@ export function healthServiceImplementation(
     },
   };
 }
+
+/**
+ * Start-up warm-up: opens a dependency's first connection before the service takes
+ * traffic, so the first requests and health probes don't pay for it. A dependency that is
+ * down does not stop the service from starting; it is logged and healed by reconnection.
+ */
+export async function warmUp(
+  name: string,
+  check: DependencyCheck,
+  logger: { warn(object: object, message: string): void },
+  timeoutMs = 3000,
+): Promise<void> {
+  if (!(await isConnected(check, timeoutMs)))
+    logger.warn({ dependency: name }, 'dependency not reachable at start-up');
+}

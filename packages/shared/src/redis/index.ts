@@ -28,3 +28,9 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
   client.on('error', () => undefined);
   return client;
 }
+
+/** Resolves once the client is ready (connected and past its ready check). */
+export function whenReady(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => client.once('ready', () => resolve()));
+}
