@@ -1,12 +1,12 @@
-import { HealthService } from '@authz/proto/health/v1/health';
-import { MetricsService } from '@authz/proto/metrics/v1/metrics';
 import { createPrismaAdapter } from '@authz/shared/database';
-import { GrpcServer } from '@authz/shared/grpc';
-import { healthServiceImplementation, warmUp } from '@authz/shared/health';
 import type { Logger } from '@authz/shared/logger';
-import { createMetricsRegistry, metricsServiceImplementation } from '@authz/shared/metrics';
-import { createRedisClient, whenReady } from '@authz/shared/redis';
-import type { ServiceApp } from '@authz/shared/service';
+import { createRedisClient } from '@authz/shared/redis';
+import {
+  createServiceApp,
+  databaseDependency,
+  redisDependency,
+  type ServiceApp,
+} from '@authz/shared/service';
 import type { ClientsEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
@@ -19,24 +19,10 @@ export interface ClientsDeps {
 export async function buildClientsApp({ env, logger }: ClientsDeps): Promise<ServiceApp> {
   const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
   const redis = createRedisClient(env.redisUrl, { name: 'clients', failFast: true });
-  await Promise.all([
-    warmUp('database', () => prisma.$queryRaw`SELECT 1`, logger),
-    warmUp('cache', () => whenReady(redis), logger),
-  ]);
-  const metrics = createMetricsRegistry('clients');
-  const server = new GrpcServer({ serviceName: 'clients', logger })
-    .addService(
-      HealthService,
-      healthServiceImplementation({ database: () => prisma.$queryRaw`SELECT 1`, cache: () => redis.ping() }),
-    )
-    .addService(MetricsService, metricsServiceImplementation(metrics));
-  return {
-    server,
-    metrics,
-    close: async () => {
-      await Promise.allSettled([prisma.$disconnect(), redis.quit()]);
-    },
-  };
+  return createServiceApp('clients', logger, {
+    database: databaseDependency(prisma),
+    cache: redisDependency(redis),
+  });
 }
 
 export { loadClientsEnv, type ClientsEnv } from './config/env.js';

@@ -38,7 +38,6 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     trustProxy: env.trustProxy,
     bodyLimit: env.bodyLimit,
     genReqId: (request) => requestIdFrom(request.headers),
-    disableRequestLogging: false,
     // Spec section 7: one detail per rejected field, so report every field, not the first.
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,2 +1,3 @@
 export * from './service-app.js';
 export * from './run-service-main.js';
+export * from './create-service-app.js';
