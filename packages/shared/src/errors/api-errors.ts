@@ -47,6 +47,15 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
+/** Spec 4.2: one body for unknown email and wrong password alike (no enumeration). */
+export class InvalidCredentialsError extends ApiError {
+  readonly code = 'INVALID_CREDENTIALS';
+  readonly statusCode = 401;
+  constructor(init?: Omit<ErrorInit, 'message'>) {
+    super('Invalid email or password', init);
+  }
+}
+
 export class ForbiddenError extends ApiError {
   readonly code = 'FORBIDDEN';
   readonly statusCode = 403;

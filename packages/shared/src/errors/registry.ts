@@ -26,6 +26,7 @@ register((init) => new api.MalformedBodyError(init));
 register((init) => new api.InvalidTokenError(init));
 register((init) => new api.InvalidCsrfTokenError(init));
 register((init) => new api.UnauthorizedError(init));
+register((init) => new api.InvalidCredentialsError(init));
 register((init) => new api.ForbiddenError(init));
 register((init) => new api.NotFoundError(init));
 register((init) => new api.ConflictError(init));
