@@ -10,6 +10,10 @@ import { requestContextPlugin, requestIdFrom } from './plugins/request-context.j
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { Upstreams } from './plugins/upstreams.js';
 import { systemRoutes } from './system/routes.js';
+import { authRoutes } from './auth/routes.js';
+import { discoveryRoutes } from './discovery/routes.js';
+import { registerFormParser } from './oauth/form-body.js';
+import { tokenRoute } from './oauth/token-route.js';
 
 export interface GatewayDeps {
   env: GatewayEnv;
@@ -60,8 +64,16 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
-  await app.register(rateLimitPlugin, { redis, ...env.rateLimit });
+  await app.register(rateLimitPlugin, {
+    redis,
+    enabled: env.rateLimit.enabled,
+    defaultBudget: env.rateLimit.defaultBudget,
+  });
+  registerFormParser(app);
   await app.register(systemRoutes, { redis, upstreams, metrics: metrics.registry });
+  await app.register(discoveryRoutes, { upstreams });
+  await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
+  await app.register(tokenRoute, { upstreams, metrics });
 
   return { app, metrics, close: () => app.close() };
 }

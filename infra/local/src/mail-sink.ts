@@ -1,6 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import type { LineSink } from './log.js';
-import { findLinks, parseMail } from './mime.js';
+import { findLinks, parseMail } from '@authz/shared/mail';
 
 export interface LoggedMail {
   from: string;

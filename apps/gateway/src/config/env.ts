@@ -28,6 +28,12 @@ const settingsSchema = z.object({
   DEFAULT_RATE_LIMIT: envPositiveInt(300),
   DEFAULT_RATE_WINDOW: envPositiveInt(60),
   RATE_LIMIT_ENABLED: envBoolean(true),
+  /** POST /auth/login: attempts per window, per IP and per account (spec 8). */
+  LOGIN_RATE_LIMIT: envPositiveInt(10),
+  LOGIN_RATE_WINDOW: envPositiveInt(300),
+  /** POST /auth/register: registrations per window per IP (spec 8). */
+  REGISTER_RATE_LIMIT: envPositiveInt(10),
+  REGISTER_RATE_WINDOW: envPositiveInt(3600),
 });
 
 export type GatewayEnv = ReturnType<typeof loadGatewayEnv>;
@@ -54,6 +60,8 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
     rateLimit: {
       enabled: settings.RATE_LIMIT_ENABLED,
       defaultBudget: { points: settings.DEFAULT_RATE_LIMIT, durationSeconds: settings.DEFAULT_RATE_WINDOW },
+      login: { points: settings.LOGIN_RATE_LIMIT, durationSeconds: settings.LOGIN_RATE_WINDOW },
+      register: { points: settings.REGISTER_RATE_LIMIT, durationSeconds: settings.REGISTER_RATE_WINDOW },
     },
     services,
   };

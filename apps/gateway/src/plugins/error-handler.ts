@@ -20,6 +20,8 @@ export type ErrorFormat = 'api' | 'oauth';
 declare module 'fastify' {
   interface FastifyContextConfig {
     errorFormat?: ErrorFormat;
+    /** Scheme named in WWW-Authenticate on a 401 (RFC 6750 section 3, RFC 6749 section 5.2). */
+    authChallenge?: 'Bearer' | 'Basic';
   }
 }
 
@@ -40,7 +42,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
-  const format = request.routeOptions.config?.errorFormat ?? 'api';
+  const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
+  if (error.statusCode === 401 && authChallenge)
+    reply.header('www-authenticate', `${authChallenge} realm="authz"`);
   const body = format === 'oauth' ? toOAuthWire(error) : toApiWire(error);
   // RFC 6749 section 5.2: errors are not cached either.
   return reply.code(body.statusCode).header('cache-control', 'no-store').send(body);

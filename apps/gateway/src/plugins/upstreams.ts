@@ -1,4 +1,6 @@
 import { HealthService } from '@authz/proto/health/v1/health';
+import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import type { ServiceName } from '@authz/shared/topology';
 
@@ -6,6 +8,9 @@ export type UpstreamName = Exclude<ServiceName, 'mailer-worker'>;
 
 /** One gRPC channel per service the gateway calls, with the typed clients it uses. */
 export class Upstreams {
+  readonly identity: ServiceClient<typeof IdentityService>;
+  readonly tokens: ServiceClient<typeof TokenService>;
+  readonly keys: ServiceClient<typeof KeysService>;
   private readonly channels = new Map<UpstreamName, GrpcChannel>();
   private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
 
@@ -13,6 +18,9 @@ export class Upstreams {
     for (const [name, address] of Object.entries(addresses) as [UpstreamName, string][]) {
       this.channels.set(name, new GrpcChannel(address));
     }
+    this.identity = this.channel('identity').service(IdentityService);
+    this.tokens = this.channel('oauth').service(TokenService);
+    this.keys = this.channel('oauth').service(KeysService);
   }
 
   health(name: UpstreamName): ServiceClient<typeof HealthService> {

@@ -2,72 +2,114 @@ import { randomBytes } from 'node:crypto';
 import { buildClientsApp, loadClientsEnv } from '@authz/clients';
 import { buildConsentUiApp, loadConsentUiEnv } from '@authz/consent-ui';
 import { buildIdentityApp, loadIdentityEnv } from '@authz/identity';
+import { buildMailerWorkerApp, loadMailerWorkerEnv } from '@authz/mailer-worker';
 import { buildOAuthApp, loadOAuthEnv } from '@authz/oauth';
 import { buildWalletBridgeApp, loadWalletBridgeEnv } from '@authz/wallet-bridge';
-import { createLogger } from '@authz/shared/logger';
 import { startService, type RunningService, type ServiceApp } from '@authz/shared/service';
+import { testLogger } from '@authz/shared/testing';
 import { buildGatewayApp, loadGatewayEnv, type GatewayApp } from '../app.js';
+import { freePort } from './redis-server.js';
 
 export interface SuiteOptions {
   /** Database the data-owning services use (a per-file clone, or a proxy in front of one). */
   databaseUrl: string;
   redisUrl: string;
-  /** Per-file Redis key prefix, so test files never share counters. */
+  /** Per-file Redis key prefix, so test files never share counters or queues. */
   redisKeyPrefix: string;
+  /** Where the mailer-worker sends mail; without it no worker runs. */
+  smtpUrl?: string;
   /** Extra gateway settings, e.g. a tiny DEFAULT_RATE_LIMIT. */
   gatewayEnv?: Record<string, string>;
+  /** Extra settings for every service. */
+  serviceEnv?: Record<string, string>;
   /** Adds probe routes before the gateway starts listening (error-handling tests). */
   beforeListen?: (gateway: GatewayApp) => void;
 }
 
 export interface Suite {
+  /** The gateway's address, which is also the issuer (JWT_ISSUER). */
   baseUrl: string;
   gateway: GatewayApp;
+  /** Closes the mailer-worker alone (fault tests); close() then skips it. */
+  stopMailer(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The whole suite in this process on spare ports, still over real gRPC, Postgres and Redis
- * (CONVENTIONS.md #11): every gRPC service, then the gateway listening on HTTP.
+ * The whole suite in this process on spare ports, still over real gRPC, Postgres, Redis and
+ * SMTP (CONVENTIONS.md #11): every gRPC service, then the gateway listening on HTTP.
  */
 export async function startSuite(options: SuiteOptions): Promise<Suite> {
-  const logger = createLogger({ service: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = testLogger();
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
   const serviceEnv = {
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl,
+    REDIS_KEY_PREFIX: options.redisKeyPrefix,
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SECRET_HASH_KEY: randomBytes(32).toString('hex'),
-    JWT_ISSUER: 'http://localhost:3000',
+    JWT_ISSUER: issuer,
+    SMTP_URL: options.smtpUrl ?? 'smtp://127.0.0.1:25',
+    // The same argon2id code path, at a test-friendly cost (DECISIONS.md #4).
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_ITERATIONS: '1',
+    ARGON2_PARALLELISM: '1',
+    ...options.serviceEnv,
   };
   const running: RunningService[] = [];
   const start = async (app: Promise<ServiceApp>) => {
     const service = await startService(await app, '127.0.0.1', 0);
     running.push(service);
-    return `127.0.0.1:${service.grpcPort}`;
+    return service;
   };
-  const urls = {
-    IDENTITY_GRPC_URL: await start(buildIdentityApp({ env: loadIdentityEnv(serviceEnv), logger })),
-    OAUTH_GRPC_URL: await start(buildOAuthApp({ env: loadOAuthEnv(serviceEnv), logger })),
-    CLIENTS_GRPC_URL: await start(buildClientsApp({ env: loadClientsEnv(serviceEnv), logger })),
-    CONSENT_UI_GRPC_URL: await start(buildConsentUiApp({ env: loadConsentUiEnv(serviceEnv), logger })),
-    WALLET_BRIDGE_GRPC_URL: await start(
-      buildWalletBridgeApp({ env: loadWalletBridgeEnv(serviceEnv), logger }),
-    ),
+  const url = (service: RunningService) => `127.0.0.1:${service.grpcPort}`;
+  const identity = await start(buildIdentityApp({ env: loadIdentityEnv(serviceEnv), logger }));
+  const clients = await start(buildClientsApp({ env: loadClientsEnv(serviceEnv), logger }));
+  const calls = { IDENTITY_GRPC_URL: url(identity), CLIENTS_GRPC_URL: url(clients) };
+  const oauth = await start(buildOAuthApp({ env: loadOAuthEnv({ ...serviceEnv, ...calls }), logger }));
+  const wallet = await start(
+    buildWalletBridgeApp({ env: loadWalletBridgeEnv({ ...serviceEnv, ...calls }), logger }),
+  );
+  const consent = await start(
+    buildConsentUiApp({
+      env: loadConsentUiEnv({ ...serviceEnv, ...calls, OAUTH_GRPC_URL: url(oauth) }),
+      logger,
+    }),
+  );
+  const mailer = options.smtpUrl
+    ? await startService(
+        await buildMailerWorkerApp({ env: loadMailerWorkerEnv(serviceEnv), logger }),
+        '127.0.0.1',
+        0,
+      )
+    : undefined;
+  let mailerOpen = mailer !== undefined;
+  const stopMailer = async () => {
+    if (mailerOpen) await mailer?.close();
+    mailerOpen = false;
   };
+
   const env = loadGatewayEnv({
     REDIS_URL: options.redisUrl,
     REDIS_KEY_PREFIX: options.redisKeyPrefix,
-    ...urls,
+    JWT_ISSUER: issuer,
+    ...calls,
+    OAUTH_GRPC_URL: url(oauth),
+    CONSENT_UI_GRPC_URL: url(consent),
+    WALLET_BRIDGE_GRPC_URL: url(wallet),
     ...options.gatewayEnv,
   });
   const gateway = await buildGatewayApp({ env, logger });
   options.beforeListen?.(gateway);
-  const address = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  await gateway.app.listen({ port, host: '127.0.0.1' });
   return {
-    baseUrl: address,
+    baseUrl: issuer,
     gateway,
+    stopMailer,
     close: async () => {
       await gateway.close();
+      await stopMailer();
       await Promise.all(running.map((service) => service.close()));
     },
   };

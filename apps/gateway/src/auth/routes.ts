@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { AppError } from '@authz/shared/errors';
+import type { FastifyInstance } from 'fastify';
+import { bearerToken } from '../http/bearer-token.js';
+import { noStore } from '../http/no-store.js';
+import { requestOrigin } from '../http/request-origin.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+import * as schemas from './schemas.js';
+import { toUserView, userViewSchema } from './user-view.js';
+
+export interface AuthRoutesOptions {
+  upstreams: Upstreams;
+  metrics: GatewayMetrics;
+  budgets: { login: RateLimitBudget; register: RateLimitBudget };
+}
+
+interface Credentials {
+  email: string;
+  password: string;
+}
+
+export const RESEND_MESSAGE =
+  'If the address belongs to an unverified account, a new verification email is on its way';
+
+/** Spec 4.2: first-party authentication. Identity owns accounts; oauth mints every token. */
+export async function authRoutes(app: FastifyInstance, { upstreams, metrics, budgets }: AuthRoutesOptions) {
+  app.post<{ Body: Credentials & { realmId?: string } }>(
+    '/auth/register',
+    {
+      config: { rateLimit: { bucket: 'register', ...budgets.register } },
+      schema: { body: schemas.registerBody, response: { 201: userViewSchema } },
+    },
+    async (request, reply) => {
+      const { email, password, realmId } = request.body;
+      const { user } = await upstreams.identity.register({
+        email,
+        password,
+        ...(realmId === undefined ? {} : { realmId }),
+        origin: requestOrigin(request),
+      });
+      return reply.code(201).send(toUserView(user!));
+    },
+  );
+
+  app.post<{ Body: Credentials }>(
+    '/auth/login',
+    {
+      // Limits are counted inside the handler so rate-limited attempts show in the metrics.
+      config: { rateLimit: false },
+      schema: { body: schemas.credentialsBody, response: { 200: schemas.firstPartyTokenResponse } },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      try {
+        // Per IP and per account, so one address can't be guessed at from many IPs (spec 8).
+        await app.rateLimiter.consume('login-ip', budgets.login, `ip:${request.ip}`);
+        await app.rateLimiter.consume('login-account', budgets.login, accountKey(email));
+        const { tokens } = await upstreams.tokens.loginFirstParty({
+          email,
+          password,
+          origin: requestOrigin(request),
+        });
+        metrics.loginAttempts.inc({ outcome: 'success' });
+        metrics.tokensIssued.inc({ type: 'access', grant: 'first_party_login' });
+        metrics.tokensIssued.inc({ type: 'refresh', grant: 'first_party_login' });
+        return noStore(reply).send({
+          access_token: tokens!.accessToken,
+          refresh_token: tokens!.refreshToken,
+          expires_in: tokens!.expiresIn,
+          token_type: tokens!.tokenType,
+        });
+      } catch (error) {
+        metrics.loginAttempts.inc({ outcome: loginOutcome(error as AppError) });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { config: { authChallenge: 'Bearer' }, schema: { response: { 200: schemas.logoutResponse } } },
+    async (request) => {
+      await upstreams.tokens.logout({ accessToken: bearerToken(request), origin: requestOrigin(request) });
+      return { success: true, message: 'Logged out' };
+    },
+  );
+
+  app.get<{ Querystring: { token: string } }>(
+    '/auth/verify',
+    { schema: { querystring: schemas.verifyQuery, response: { 200: schemas.verifyResponse } } },
+    async (request) => {
+      const { email } = await upstreams.identity.verifyEmail({
+        token: request.query.token,
+        origin: requestOrigin(request),
+      });
+      return { message: 'Email verified', email };
+    },
+  );
+
+  app.post<{ Body: { email: string } }>(
+    '/auth/resend-verification',
+    { schema: { body: schemas.emailBody, response: { 200: schemas.messageResponse } } },
+    async (request) => {
+      await upstreams.identity.resendVerification({
+        email: request.body.email,
+        origin: requestOrigin(request),
+      });
+      return { message: RESEND_MESSAGE };
+    },
+  );
+}
+
+/** Redis keys never hold the address itself. */
+function accountKey(email: string): string {
+  return `account:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+}
+
+function loginOutcome(error: AppError): string {
+  if (error.statusCode === 401) return 'failure';
+  if (error.statusCode === 429) return 'rate_limited';
+  if (error.statusCode === 400) return 'invalid_request';
+  return 'error';
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { noStore } from '../http/no-store.js';
+import { requestOrigin } from '../http/request-origin.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+import { parseBasicCredentials } from './basic-credentials.js';
+import type { FormFields } from './form-body.js';
+
+export interface TokenRouteOptions {
+  upstreams: Upstreams;
+  metrics: GatewayMetrics;
+}
+
+const tokenResponse = {
+  type: 'object',
+  required: ['access_token', 'expires_in', 'token_type'],
+  additionalProperties: false,
+  properties: {
+    access_token: { type: 'string' },
+    refresh_token: { type: 'string' },
+    id_token: { type: 'string' },
+    expires_in: { type: 'integer' },
+    token_type: { type: 'string' },
+    scope: { type: 'string' },
+    issued_token_type: { type: 'string' },
+  },
+} as const;
+
+/** RFC 6749 section 3.2: the token endpoint; oauth runs every grant, this translates HTTP. */
+export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: TokenRouteOptions) {
+  app.post<{ Body: FormFields }>(
+    '/oauth/token',
+    {
+      config: { errorFormat: 'oauth', authChallenge: 'Basic' },
+      schema: { response: { 200: tokenResponse } },
+    },
+    async (request, reply) => {
+      const parameters = Array.isArray(request.body) ? request.body : [];
+      const basic = parseBasicCredentials(request.headers.authorization);
+      const { tokens } = await upstreams.tokens.token({
+        parameters,
+        ...(basic ? { basic } : {}),
+        origin: requestOrigin(request),
+      });
+      const grant = parameters.find((field) => field.name === 'grant_type')?.value ?? 'unknown';
+      metrics.tokensIssued.inc({ type: 'access', grant });
+      if (tokens!.refreshToken) metrics.tokensIssued.inc({ type: 'refresh', grant });
+      if (tokens!.idToken) metrics.tokensIssued.inc({ type: 'id', grant });
+      return noStore(reply).send({
+        access_token: tokens!.accessToken,
+        ...(tokens!.refreshToken ? { refresh_token: tokens!.refreshToken } : {}),
+        ...(tokens!.idToken ? { id_token: tokens!.idToken } : {}),
+        expires_in: tokens!.expiresIn,
+        token_type: tokens!.tokenType,
+        ...(tokens!.scope ? { scope: tokens!.scope } : {}),
+        ...(tokens!.issuedTokenType ? { issued_token_type: tokens!.issuedTokenType } : {}),
+      });
+    },
+  );
+}
