@@ -16,6 +16,7 @@ export function serviceTestEnv(environment: TestEnvironment): NodeJS.ProcessEnv 
   return {
     DATABASE_URL: environment.databaseUrl,
     REDIS_URL: environment.redisUrl,
+    REDIS_KEY_PREFIX: environment.redisPrefix,
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SECRET_HASH_KEY: randomBytes(32).toString('hex'),
     JWT_ISSUER: 'http://localhost:3000',

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+// The queue contract between identity's outbox relay (the producer) and this worker. Identity
+// keeps its own copy (no cross-app imports); docs/mail.md is the shared reference.
+
+export const MAIL_QUEUE_NAME = 'mail';
+
+export const VERIFICATION_EMAIL_JOB = 'verification-email';
+
+/** BullMQ's key prefix for the queue: `${REDIS_KEY_PREFIX}bull`, so keys read `<prefix>bull:mail:...`. */
+export function mailQueuePrefix(redisKeyPrefix: string): string {
+  return `${redisKeyPrefix}bull`;
+}
+
+/** Data of a `verification-email` job; `verifyUrl` is `${JWT_ISSUER}/auth/verify?token=<64 hex>`. */
+export const verificationEmailJobSchema = z.object({
+  to: z.email().max(254),
+  verifyUrl: z.url({ protocol: /^https?$/ }).max(2048),
+});
+
+export type VerificationEmailJob = z.infer<typeof verificationEmailJobSchema>;
+
+/**
+ * The options the producer adds each job with (jobId = the outbox row id, so a relay that
+ * re-publishes a row after a crash adds nothing twice). The worker never relies on them:
+ * retries and backoff travel with the job.
+ */
+export function verificationEmailJobOptions(outboxId: string) {
+  return {
+    jobId: outboxId,
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: 1000,
+    removeOnFail: 5000,
+  } as const;
+}

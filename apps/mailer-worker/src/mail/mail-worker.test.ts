@@ -1,0 +1,244 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createLogger } from '@authz/shared/logger';
+import { serviceTestEnv, testLogger, useTestEnvironment } from '@authz/shared/testing';
+import { Queue, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildMailerWorkerApp, loadMailerWorkerEnv } from '../app.js';
+import { freePort, SmtpSink } from '../test/smtp-sink.js';
+import { createMailMetrics } from './mail-metrics.js';
+import {
+  MAIL_QUEUE_NAME,
+  VERIFICATION_EMAIL_JOB,
+  mailQueuePrefix,
+  verificationEmailJobOptions,
+  type VerificationEmailJob,
+} from './mail-queue.js';
+import { startMailWorker } from './mail-worker.js';
+import { createSmtpTransport } from './smtp-transport.js';
+import { VERIFICATION_EMAIL_SUBJECT, escapeHtml } from './verification-email.js';
+
+const environment = useTestEnvironment();
+const MAIL_FROM = 'no-reply@authz.test';
+
+let queue: Queue;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+/** The queue exactly as identity's outbox relay opens it (docs/mail.md). */
+function openQueue(redisKeyPrefix: string): Queue {
+  return new Queue(MAIL_QUEUE_NAME, {
+    connection: { url: environment.redisUrl },
+    prefix: mailQueuePrefix(redisKeyPrefix),
+  });
+}
+
+beforeAll(() => {
+  queue = openQueue(environment.redisPrefix);
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+afterAll(() => queue.close());
+
+function verificationJob(): VerificationEmailJob {
+  const token = randomBytes(32).toString('hex');
+  return {
+    to: `user-${token.slice(0, 8)}@example.com`,
+    verifyUrl: `http://localhost:3000/auth/verify?token=${token}`,
+  };
+}
+
+async function startSink(port = 0): Promise<{ sink: SmtpSink; port: number }> {
+  const sink = new SmtpSink();
+  const listening = await sink.listen(port);
+  cleanups.push(() => sink.close());
+  return { sink, port: listening };
+}
+
+async function startApp(smtpPort: number, logger = testLogger()) {
+  const env = loadMailerWorkerEnv({
+    ...serviceTestEnv(environment),
+    REDIS_KEY_PREFIX: environment.redisPrefix,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM,
+  });
+  const app = await buildMailerWorkerApp({ env, logger });
+  cleanups.push(() => app.close());
+  return app;
+}
+
+async function waitForJob(
+  id: string,
+  condition: (job: Job) => boolean,
+  { from = queue, timeoutMs = 10_000 } = {},
+): Promise<Job> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await from.getJob(id);
+    if (job && condition(job)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} did not reach the expected state`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function stateOf(id: string, from = queue): Promise<string> {
+  return from.getJobState(id);
+}
+
+async function counterValue(registry: Registry, name: string, labels: Record<string, string> = {}) {
+  const metric = await registry.getSingleMetric(name)?.get();
+  const match = metric?.values.find((value) =>
+    Object.entries(labels).every(([key, expected]) => value.labels[key] === expected),
+  );
+  return match?.value ?? 0;
+}
+
+describe('mail worker', () => {
+  it('delivers a verification email queued the way the producer queues it', async () => {
+    const { sink, port } = await startSink();
+    const logLines: string[] = [];
+    const logger = createLogger({
+      service: 'mailer-worker',
+      level: 'debug',
+      destination: new Writable({
+        write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))),
+      }),
+    });
+    const app = await startApp(port, logger);
+    const data = verificationJob();
+    const id = randomUUID();
+
+    await queue.add(VERIFICATION_EMAIL_JOB, data, verificationEmailJobOptions(id));
+    await sink.waitFor(() => sink.received.length === 1);
+
+    const [mail] = sink.received;
+    expect(mail?.subject).toBe(VERIFICATION_EMAIL_SUBJECT);
+    expect(mail?.to).toBe(data.to);
+    expect(mail?.envelopeTo).toEqual([data.to]);
+    expect(mail?.from).toBe(MAIL_FROM);
+    expect(mail?.envelopeFrom).toBe(MAIL_FROM);
+    expect(mail?.messageId).toBe(`<verification-email.${id}@authz.test>`);
+    expect(mail?.text).toContain(data.verifyUrl);
+    expect(mail?.html).toContain(`href="${escapeHtml(data.verifyUrl)}"`);
+    await waitForJob(id, (job) => job.finishedOn !== undefined);
+    expect(await stateOf(id)).toBe('completed');
+    expect(await counterValue(app.metrics, 'mail_sent_total', { kind: VERIFICATION_EMAIL_JOB })).toBe(1);
+
+    const logs = logLines.join('');
+    expect(logs).toContain('"msg":"mail sent"');
+    expect(logs).toContain(`"to":"u***@example.com"`);
+    expect(logs).not.toContain(data.verifyUrl.split('token=')[1]);
+    expect(logs).not.toContain(data.to);
+  });
+
+  it('retries with the job backoff while SMTP is down, then delivers', async () => {
+    const port = await freePort();
+    const app = await startApp(port);
+    const data = verificationJob();
+    const id = randomUUID();
+
+    await queue.add(VERIFICATION_EMAIL_JOB, data, {
+      ...verificationEmailJobOptions(id),
+      backoff: { type: 'exponential', delay: 50 },
+    });
+    await waitForJob(id, (job) => job.attemptsMade >= 2);
+    const { sink } = await startSink(port);
+    await sink.waitFor(() => sink.received.length === 1);
+
+    expect(sink.received[0]?.text).toContain(data.verifyUrl);
+    const job = await waitForJob(id, (candidate) => candidate.finishedOn !== undefined);
+    expect(await stateOf(id)).toBe('completed');
+    expect(job.attemptsMade).toBeGreaterThanOrEqual(2);
+    expect(
+      await counterValue(app.metrics, 'mail_failed_total', {
+        kind: VERIFICATION_EMAIL_JOB,
+        outcome: 'retry',
+      }),
+    ).toBeGreaterThanOrEqual(2);
+  });
+
+  it('re-delivers a job whose worker died mid-send', async () => {
+    const { sink, port } = await startSink();
+    sink.stallData();
+    // A queue of its own: BullMQ runs one stalled check per queue per interval, and the
+    // other tests' workers (default 5 s interval) would hold that slot.
+    const redisKeyPrefix = `${environment.redisPrefix}crash:`;
+    const crashQueue = openQueue(redisKeyPrefix);
+    cleanups.push(() => crashQueue.close());
+    const startWorker = () => {
+      const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
+      connection.on('error', () => undefined);
+      const registry = new Registry();
+      const worker = startMailWorker({
+        connection,
+        redisKeyPrefix,
+        transport: createSmtpTransport(`smtp://127.0.0.1:${port}`),
+        mailFrom: MAIL_FROM,
+        metrics: createMailMetrics(registry),
+        logger: testLogger(),
+        concurrency: 5,
+        lockDurationMs: 1000,
+        stalledIntervalMs: 250,
+      });
+      worker.on('error', () => undefined);
+      return { connection, worker, registry };
+    };
+    const first = startWorker();
+    const data = verificationJob();
+    const id = randomUUID();
+
+    await crashQueue.add(VERIFICATION_EMAIL_JOB, data, verificationEmailJobOptions(id));
+    await sink.waitFor(() => sink.stalledCount === 1);
+    // The crash: the process stops talking to Redis (no lock renewal, no completion) and
+    // its SMTP connection drops before the server accepted the message.
+    const crashedAt = Date.now();
+    first.connection.disconnect();
+    await first.worker.close(true).catch(() => undefined);
+    sink.releaseStalled();
+    expect(sink.received).toHaveLength(0);
+
+    const second = startWorker();
+    cleanups.push(async () => {
+      await second.worker.close();
+      second.connection.disconnect();
+    });
+    await sink.waitFor(() => sink.received.length === 1);
+    const recoveryMs = Date.now() - crashedAt;
+
+    expect(sink.received[0]?.text).toContain(data.verifyUrl);
+    await waitForJob(id, (job) => job.finishedOn !== undefined, { from: crashQueue });
+    expect(await stateOf(id, crashQueue)).toBe('completed');
+    expect(await counterValue(second.registry, 'mail_jobs_stalled_total')).toBe(1);
+    // Lock duration (1 s) plus at most two stalled checks.
+    expect(recoveryMs).toBeLessThan(3000);
+  });
+
+  it('fails malformed and unknown jobs at once, without retries', async () => {
+    const { sink, port } = await startSink();
+    const app = await startApp(port);
+    const malformed = randomUUID();
+    const unknown = randomUUID();
+
+    await queue.add(
+      VERIFICATION_EMAIL_JOB,
+      { to: 'nobody', verifyUrl: 'javascript:alert(1)' },
+      verificationEmailJobOptions(malformed),
+    );
+    await queue.add('password-reset', verificationJob(), verificationEmailJobOptions(unknown));
+
+    const rejected = await waitForJob(malformed, (job) => job.finishedOn !== undefined);
+    expect(await stateOf(malformed)).toBe('failed');
+    expect(rejected.attemptsMade).toBe(1);
+    expect(rejected.failedReason).toMatch(/^invalid verification-email job: to: .+; verifyUrl: /);
+    const unknownJob = await waitForJob(unknown, (job) => job.finishedOn !== undefined);
+    expect(await stateOf(unknown)).toBe('failed');
+    expect(unknownJob.attemptsMade).toBe(1);
+    expect(unknownJob.failedReason).toBe('unknown mail job "password-reset"');
+    expect(sink.received).toHaveLength(0);
+    expect(await counterValue(app.metrics, 'mail_failed_total', { outcome: 'rejected' })).toBe(1);
+  });
+});

@@ -1,0 +1,119 @@
+import type { Logger } from '@authz/shared/logger';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { SendMailOptions } from 'nodemailer';
+import {
+  MAIL_QUEUE_NAME,
+  VERIFICATION_EMAIL_JOB,
+  mailQueuePrefix,
+  verificationEmailJobSchema,
+} from './mail-queue.js';
+import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
+import { maskEmail } from './mask-email.js';
+import type { MailTransport } from './smtp-transport.js';
+import { renderVerificationEmail } from './verification-email.js';
+
+/**
+ * How often a job may be taken back from a crashed worker before BullMQ fails it. High enough
+ * that crashes never lose mail; finite so a job that kills every worker cannot loop forever.
+ */
+export const MAX_STALLED_COUNT = 10;
+
+export interface MailWorkerDeps {
+  /** The worker's own connection (`maxRetriesPerRequest: null`); BullMQ duplicates it to block. */
+  connection: Redis;
+  redisKeyPrefix: string;
+  transport: MailTransport;
+  mailFrom: string;
+  metrics: MailMetrics;
+  logger: Logger;
+  concurrency: number;
+  /** A lock not renewed for this long marks the job stalled (its worker died). */
+  lockDurationMs: number;
+  /** How often stalled jobs are looked for and moved back to wait. */
+  stalledIntervalMs: number;
+}
+
+/**
+ * Consumes the `mail` queue. Delivery is at least once (docs/mail.md): a job completes only
+ * after the SMTP server accepted the message; a failed send throws so BullMQ retries with the
+ * job's own backoff; a job whose worker dies is re-delivered once its lock expires.
+ */
+export function startMailWorker(deps: MailWorkerDeps): Worker {
+  const worker = new Worker(MAIL_QUEUE_NAME, (job: Job) => processMailJob(deps, job), {
+    connection: deps.connection,
+    prefix: mailQueuePrefix(deps.redisKeyPrefix),
+    concurrency: deps.concurrency,
+    lockDuration: deps.lockDurationMs,
+    stalledInterval: deps.stalledIntervalMs,
+    maxStalledCount: MAX_STALLED_COUNT,
+  });
+  worker.on('stalled', (jobId) => {
+    deps.metrics.stalled.inc();
+    deps.logger.warn({ jobId }, 'mail job stalled (worker lost); re-delivering');
+  });
+  // BullMQ reports connection trouble here; it reconnects on its own.
+  worker.on('error', (error) => deps.logger.error({ err: describeError(error) }, 'mail worker error'));
+  return worker;
+}
+
+async function processMailJob(deps: MailWorkerDeps, job: Job): Promise<void> {
+  const kind = job.name === VERIFICATION_EMAIL_JOB ? job.name : 'unknown';
+  const log = deps.logger.child({ jobId: job.id, kind, attempt: job.attemptsMade + 1 });
+  let message: SendMailOptions & { to: string };
+  try {
+    message = composeMessage(deps.mailFrom, job);
+  } catch (error) {
+    countFailure(deps.metrics, kind, 'rejected');
+    log.error({ err: describeError(error) }, 'mail job rejected');
+    throw error;
+  }
+  const to = maskEmail(message.to);
+  try {
+    await deps.transport.sendMail(message);
+  } catch (error) {
+    const outcome = job.attemptsMade + 1 >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retry';
+    countFailure(deps.metrics, kind, outcome);
+    log.warn({ to, outcome, err: describeError(error) }, 'mail send failed');
+    throw error;
+  }
+  deps.metrics.sent.inc({ kind });
+  log.info({ to }, 'mail sent');
+}
+
+/** The message for a job; a job no retry can fix fails at once (UnrecoverableError). */
+function composeMessage(from: string, job: Job): SendMailOptions & { to: string } {
+  if (job.name !== VERIFICATION_EMAIL_JOB) throw new UnrecoverableError(`unknown mail job "${job.name}"`);
+  const parsed = verificationEmailJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    // Paths and messages only: the values may hold the verification token.
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`,
+    );
+    throw new UnrecoverableError(`invalid ${job.name} job: ${problems.join('; ')}`);
+  }
+  return {
+    from,
+    to: parsed.data.to,
+    // Stable per job, so a duplicate after a crash carries the same Message-ID (RFC 5322 §3.6.4).
+    messageId: messageIdFor(job, from),
+    ...renderVerificationEmail(parsed.data),
+  };
+}
+
+function messageIdFor(job: Job, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  const id = String(job.id ?? 'unknown').replace(/[^A-Za-z0-9._-]/g, '-');
+  return `<${job.name}.${id}@${domain}>`;
+}
+
+function countFailure(metrics: MailMetrics, kind: string, outcome: MailFailureOutcome): void {
+  metrics.failed.inc({ kind, outcome });
+}
+
+/** Error fields safe to log: nodemailer's SMTP code and reply, never the message itself. */
+function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, responseCode, command } = error as Error & Record<string, unknown>;
+  return { name: error.name, message: error.message, code, responseCode, command };
+}
