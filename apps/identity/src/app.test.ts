@@ -7,7 +7,7 @@ const environment = useTestEnvironment();
 describe('identity service', () => {
   it('serves HealthService and MetricsService over gRPC', async () => {
     const app = await buildIdentityApp({
-      env: loadIdentityEnv(serviceTestEnv(environment)),
+      env: loadIdentityEnv({ ...serviceTestEnv(environment), REDIS_KEY_PREFIX: environment.redisPrefix }),
       logger: testLogger(),
     });
     const probe = await probeService(app);

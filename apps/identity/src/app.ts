@@ -1,3 +1,4 @@
+import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
@@ -9,6 +10,11 @@ import {
 } from '@authz/shared/service';
 import type { IdentityEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createMailQueue } from './outbox/mail-queue.js';
+import { outboxKey } from './outbox/outbox-payload.js';
+import { createOutboxRelay } from './outbox/outbox-relay.js';
+import { createRegistry } from './registry.js';
+import { identityServiceImplementation } from './rpc/identity-service.js';
 
 export interface IdentityDeps {
   env: IdentityEnv;
@@ -18,11 +24,41 @@ export interface IdentityDeps {
 /** Builds the identity service: accounts, credentials, realms, sessions, email verification, developers, audit log. */
 export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<ServiceApp> {
   const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
-  const redis = createRedisClient(env.redisUrl, { name: 'identity', failFast: true });
-  return createServiceApp('identity', logger, {
+  const redis = createRedisClient(env.redisUrl, {
+    name: 'identity',
+    failFast: true,
+    ...(env.redisKeyPrefix ? { keyPrefix: env.redisKeyPrefix } : {}),
+  });
+  const app = await createServiceApp('identity', logger, {
     database: databaseDependency(prisma),
     cache: redisDependency(redis),
   });
+  const queue = createMailQueue(env.redisUrl, env.redisKeyPrefix);
+  const relay = createOutboxRelay({
+    prisma,
+    queue,
+    outboxKey: outboxKey(env.secretHashKey),
+    log: logger.child({ component: 'mail-outbox-relay' }),
+    pollIntervalMs: env.outboxPollIntervalMs,
+  });
+  try {
+    const registry = await createRegistry(env, { prisma, redis, log: logger, onMailQueued: relay.kick });
+    app.server.addService(IdentityService, identityServiceImplementation(registry));
+  } catch (error) {
+    await queue.close();
+    await app.close();
+    throw error;
+  }
+  relay.start();
+  return {
+    server: app.server,
+    metrics: app.metrics,
+    close: async () => {
+      await relay.stop();
+      await queue.close();
+      await app.close();
+    },
+  };
 }
 
 export { loadIdentityEnv, type IdentityEnv } from './config/env.js';

@@ -2,6 +2,7 @@ import {
   envDatabaseUrl,
   envHexKey32,
   envIssuer,
+  envPositiveInt,
   envRedisUrl,
   loadEnvParts,
   serviceRuntimeSchema,
@@ -12,8 +13,20 @@ import { z } from 'zod';
 const settingsSchema = z.object({
   DATABASE_URL: envDatabaseUrl(),
   REDIS_URL: envRedisUrl(),
+  REDIS_KEY_PREFIX: z.string().default(''),
   SECRET_HASH_KEY: envHexKey32(),
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
+  DEFAULT_REALM_ALLOWED_SCOPES: z.string().default('openid profile email offline_access'),
+  // OWASP Password Storage Cheat Sheet minimum for argon2id (DECISIONS.md #4).
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
+  ARGON2_ITERATIONS: envPositiveInt(2),
+  ARGON2_PARALLELISM: envPositiveInt(1),
+  VERIFICATION_TOKEN_TTL: envPositiveInt(86_400),
+  SESSION_TTL: envPositiveInt(30 * 86_400),
+  RESEND_VERIFICATION_MIN_INTERVAL: envPositiveInt(60),
+  RESEND_VERIFICATION_MAX_PER_WINDOW: envPositiveInt(5),
+  RESEND_VERIFICATION_WINDOW: envPositiveInt(3600),
+  OUTBOX_POLL_INTERVAL_MS: envPositiveInt(5000),
 });
 
 export type IdentityEnv = ReturnType<typeof loadIdentityEnv>;
@@ -30,7 +43,22 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
     runtime,
     databaseUrl: settings.DATABASE_URL,
     redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     secretHashKey: settings.SECRET_HASH_KEY,
     issuer: settings.JWT_ISSUER,
+    defaultRealmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES.split(/\s+/).filter(Boolean),
+    argon2: {
+      memoryCost: settings.ARGON2_MEMORY_KIB,
+      timeCost: settings.ARGON2_ITERATIONS,
+      parallelism: settings.ARGON2_PARALLELISM,
+    },
+    verificationTokenTtlSeconds: settings.VERIFICATION_TOKEN_TTL,
+    sessionTtlSeconds: settings.SESSION_TTL,
+    resendVerification: {
+      minIntervalSeconds: settings.RESEND_VERIFICATION_MIN_INTERVAL,
+      maxPerWindow: settings.RESEND_VERIFICATION_MAX_PER_WINDOW,
+      windowSeconds: settings.RESEND_VERIFICATION_WINDOW,
+    },
+    outboxPollIntervalMs: settings.OUTBOX_POLL_INTERVAL_MS,
   };
 }

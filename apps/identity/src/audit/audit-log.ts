@@ -1,0 +1,29 @@
+import type { RequestOrigin } from '@authz/proto/identity/v1/identity';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/** The security events the identity service records (docs/identity.md "Audit log"). */
+export type AuditEventType =
+  'registration' | 'email_verification' | 'login_success' | 'login_failure' | 'logout';
+
+export interface AuditEntry {
+  type: AuditEventType;
+  actorUserId?: string;
+  origin: RequestOrigin | undefined;
+  /** Small, never secret: no password, token or plain email address of a failed login. */
+  details?: Record<string, string | boolean>;
+}
+
+/** Anything that can insert an audit row: the client or a transaction. */
+type AuditWriter = Pick<Prisma.TransactionClient, 'auditEvent'>;
+
+export async function recordAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      type: entry.type,
+      actorUserId: entry.actorUserId ?? null,
+      ip: entry.origin?.ip || null,
+      userAgent: entry.origin?.userAgent || null,
+      details: entry.details ?? {},
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import type { IdentityService } from '@authz/proto/identity/v1/identity';
+import type { ServiceImplementation } from '@authz/shared/grpc';
+import { getUser } from '../accounts/get-user.js';
+import { register } from '../accounts/register.js';
+import { toUserMessage } from '../accounts/user-view.js';
+import { ensureDeveloper } from '../developers/ensure-developer.js';
+import type { IdentityRegistry } from '../registry.js';
+import { checkCredentials } from '../sessions/check-credentials.js';
+import { endSession } from '../sessions/end-session.js';
+import { resendVerification } from '../verification/resend-verification.js';
+import { verifyEmail } from '../verification/verify-email.js';
+
+/** The gRPC face of identity: thin translations to the feature logic (CONVENTIONS.md #2). */
+export function identityServiceImplementation(
+  registry: IdentityRegistry,
+): ServiceImplementation<typeof IdentityService> {
+  return {
+    async register(request) {
+      return { user: toUserMessage(await register(registry, request)) };
+    },
+    async verifyEmail(request) {
+      return { email: await verifyEmail(registry, request.token, request.origin) };
+    },
+    async resendVerification(request) {
+      await resendVerification(registry, request.email);
+      return {};
+    },
+    async checkCredentials(request) {
+      const { user, session } = await checkCredentials(registry, request);
+      return {
+        user: toUserMessage(user),
+        sessionId: session.id,
+        authTime: BigInt(Math.floor(session.authTime.getTime() / 1000)),
+      };
+    },
+    async getUser(request) {
+      return { user: toUserMessage(await getUser(registry.prisma, request.userId)) };
+    },
+    async endSession(request) {
+      await endSession(registry.prisma, request);
+      return {};
+    },
+    async ensureDeveloper(request) {
+      return { developerId: await ensureDeveloper(registry.prisma, request.userId) };
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { CheckCredentialsRequest } from '@authz/proto/identity/v1/identity';
+import { keyedHash } from '@authz/shared/crypto';
+import { InvalidCredentialsError, ValidationError, type FieldViolation } from '@authz/shared/errors';
+import { emailKey } from '../accounts/email.js';
+import { recordAudit } from '../audit/audit-log.js';
+import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
+
+export interface CheckCredentialsDeps {
+  prisma: PrismaClient;
+  hasher: PasswordHasher;
+  secretHashKey: Buffer;
+  sessionTtlSeconds: number;
+}
+
+function requireFields(request: CheckCredentialsRequest): void {
+  const problems: FieldViolation[] = [];
+  if (request.email.trim() === '') problems.push({ path: 'email', message: 'is required' });
+  if (request.password === '') problems.push({ path: 'password', message: 'is required' });
+  if (problems.length > 0) throw new ValidationError(problems);
+}
+
+/**
+ * Spec 4.2 POST /auth/login, DECISIONS.md #4: unknown email and wrong password give the same
+ * error at the same cost (an argon2id verify either way). Success opens a session.
+ */
+export async function checkCredentials(
+  deps: CheckCredentialsDeps,
+  request: CheckCredentialsRequest,
+): Promise<{ user: User; session: Session }> {
+  requireFields(request);
+  const key = emailKey(request.email.trim());
+  const user = await deps.prisma.user.findUnique({
+    where: { emailLower: key },
+    include: { passwordCredential: true },
+  });
+  const matches = await deps.hasher.verify(user?.passwordCredential?.hash, request.password);
+  if (!user || !matches) {
+    await recordAudit(deps.prisma, {
+      type: 'login_failure',
+      actorUserId: user?.id,
+      origin: request.origin,
+      // The address itself is not kept for failures: a typo may be someone's password.
+      details: { emailHash: keyedHash(deps.secretHashKey, `audit:${key}`), knownUser: user !== null },
+    });
+    throw new InvalidCredentialsError();
+  }
+  const authTime = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const session = await deps.prisma.session.create({
+    data: {
+      userId: user.id,
+      authTime,
+      expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
+    },
+  });
+  await recordAudit(deps.prisma, { type: 'login_success', actorUserId: user.id, origin: request.origin });
+  const { passwordCredential: _credential, ...plainUser } = user;
+  return { user: plainUser, session };
+}
