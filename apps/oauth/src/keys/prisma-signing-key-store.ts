@@ -1,0 +1,57 @@
+import type { JWK } from 'jose';
+import type { PrismaClient, SigningKey } from '../generated/prisma/client.js';
+import type { NewSigningKey, SigningKeyRecord, SigningKeyStore } from './signing-key-store.js';
+
+// Transaction-scoped advisory lock taken by every writer of oauth.signing_keys (any number,
+// distinct from Prisma's migration lock 72707369).
+const SIGNING_KEYS_LOCK = 0x6f61_6b31;
+
+type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+export class PrismaSigningKeyStore implements SigningKeyStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async listPublished(now: Date): Promise<SigningKeyRecord[]> {
+    const rows = await this.prisma.signingKey.findMany({
+      where: { OR: [{ status: 'active' }, { status: 'retired', publishUntil: { gt: now } }] },
+      orderBy: { createdAt: 'desc' },
+    });
+    return rows.map(toRecord);
+  }
+
+  ensureActive(create: () => Promise<NewSigningKey>): Promise<boolean> {
+    return this.locked(async (tx) => {
+      if (await tx.signingKey.findFirst({ where: { status: 'active' } })) return false;
+      await tx.signingKey.create({ data: { ...(await create()), status: 'active' } });
+      return true;
+    });
+  }
+
+  rotate(next: NewSigningKey, retiredAt: Date, publishUntil: Date): Promise<void> {
+    return this.locked(async (tx) => {
+      await tx.signingKey.updateMany({
+        where: { status: 'active' },
+        data: { status: 'retired', retiredAt, publishUntil },
+      });
+      await tx.signingKey.create({ data: { ...next, status: 'active' } });
+    });
+  }
+
+  private locked<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${SIGNING_KEYS_LOCK})`);
+      return work(tx);
+    });
+  }
+}
+
+function toRecord(row: SigningKey): SigningKeyRecord {
+  return {
+    kid: row.kid,
+    publicJwk: row.publicJwk as JWK,
+    privateKeyEncrypted: row.privateKeyEncrypted,
+    status: row.status === 'active' ? 'active' : 'retired',
+    retiredAt: row.retiredAt,
+    publishUntil: row.publishUntil,
+  };
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Registry } from './registry.js';
+
+export interface AccessTokenSubject {
+  sub: string;
+  clientId: string;
+  audience: string | string[];
+  scope: readonly string[];
+  /** User-context tokens only (spec 2.5). */
+  user?: { email: string; emailVerified: boolean };
+  /** The identity session, for logout (DECISIONS.md #3). */
+  sid?: string;
+}
+
+export interface MintedAccessToken {
+  token: string;
+  jti: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+  expiresIn: number;
+}
+
+/** RFC 9068 JWT access token, EdDSA-signed with the active key (DECISIONS.md #11). */
+export async function mintAccessToken(
+  { keys, config }: Pick<Registry, 'keys' | 'config'>,
+  subject: AccessTokenSubject,
+  now = Date.now(),
+): Promise<MintedAccessToken> {
+  const { kid, privateKey } = keys.signingKey();
+  const iat = Math.floor(now / 1000);
+  const expiresAt = iat + config.accessTokenTtlSeconds;
+  const jti = randomUUID();
+  const token = await new SignJWT({
+    client_id: subject.clientId,
+    // DECISIONS.md #8: no scope granted, no scope claim.
+    ...(subject.scope.length > 0 ? { scope: subject.scope.join(' ') } : {}),
+    ...(subject.user ? { email: subject.user.email, email_verified: subject.user.emailVerified } : {}),
+    ...(subject.sid ? { sid: subject.sid } : {}),
+  })
+    // RFC 9068 section 2.1: typ "at+jwt".
+    .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid })
+    .setIssuer(config.issuer)
+    .setSubject(subject.sub)
+    .setAudience(subject.audience)
+    .setIssuedAt(iat)
+    .setExpirationTime(expiresAt)
+    .setJti(jti)
+    .sign(privateKey);
+  return { token, jti, expiresAt, expiresIn: config.accessTokenTtlSeconds };
+}

@@ -1,0 +1,19 @@
+import type { AuthenticatedClient } from '../client-authentication.js';
+import type { RequestOrigin } from '../identity-port.js';
+import type { Registry } from '../registry.js';
+import type { TokenParameters } from '../token-parameters.js';
+import type { TokenSet } from '../token-set.js';
+
+export interface GrantRequest {
+  client: AuthenticatedClient;
+  /** Only the parameters the grant declared. */
+  parameters: TokenParameters;
+  origin: RequestOrigin;
+}
+
+/** A grant module (CONVENTIONS.md #3). */
+export interface Grant {
+  grantType: string;
+  parameters: readonly string[];
+  handle(deps: Registry, request: GrantRequest): Promise<TokenSet>;
+}

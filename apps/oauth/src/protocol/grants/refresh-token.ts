@@ -1,0 +1,106 @@
+import {
+  InvalidGrantError,
+  InvalidRequestError,
+  InvalidScopeError,
+  NotFoundError,
+} from '@authz/shared/errors';
+import { mintAccessToken } from '../access-token.js';
+import type { AuthenticatedClient } from '../client-authentication.js';
+import type { IdentityUser } from '../identity-port.js';
+import {
+  createRefreshToken,
+  hashPresentedRefreshToken,
+  revokeRefreshTokenFamily,
+} from '../refresh-token-family.js';
+import type { StoredRefreshToken } from '../refresh-token-store.js';
+import type { Registry } from '../registry.js';
+import { parseScope } from '../scope.js';
+import type { TokenSet } from '../token-set.js';
+import type { GrantRequest } from './grant.js';
+
+/** RFC 6749 section 6, with rotation and reuse detection (RFC 9700 section 4.14.2). */
+export const grantType = 'refresh_token';
+export const parameters = ['refresh_token', 'scope'] as const;
+
+export async function handle(deps: Registry, { client, parameters }: GrantRequest): Promise<TokenSet> {
+  const now = new Date();
+  const presented = parameters.get('refresh_token');
+  if (presented === undefined) throw new InvalidRequestError({ message: 'Missing refresh_token' });
+  const tokenHash = hashPresentedRefreshToken(deps, presented);
+  const stored = tokenHash === undefined ? undefined : await deps.refreshTokens.findByHash(tokenHash);
+  if (tokenHash === undefined || !stored) throw invalidGrant('unknown or malformed refresh token');
+  await checkUsable(deps, stored, now);
+  checkClientBinding(stored, client);
+  const scope = grantedScope(stored.family.scope, parameters.get('scope'));
+  const user = await currentUser(deps, stored);
+
+  const accessToken = await mintAccessToken(
+    deps,
+    {
+      sub: user.id,
+      clientId: client.clientId,
+      audience: client.audience,
+      scope,
+      user: { email: user.email, emailVerified: user.emailVerified },
+      ...(stored.family.sessionId ? { sid: stored.family.sessionId } : {}),
+    },
+    now.getTime(),
+  );
+  const next = createRefreshToken(deps, accessToken, now);
+  // The atomic step: of concurrent requests with one token exactly one rotates it.
+  if (!(await deps.refreshTokens.rotate(tokenHash, next.stored, now))) {
+    await revokeRefreshTokenFamily(deps, stored.familyId, now);
+    throw invalidGrant('refresh token rotated concurrently: treated as reuse');
+  }
+  return {
+    accessToken: accessToken.token,
+    // DECISIONS.md #7: always a new refresh token, never an ID token.
+    refreshToken: next.token,
+    expiresIn: accessToken.expiresIn,
+    tokenType: 'Bearer',
+    ...(scope.length > 0 ? { scope: scope.join(' ') } : {}),
+  };
+}
+
+// RFC 9700 section 4.14.2: a rotated token presented again means it leaked; revoke the family.
+async function checkUsable(deps: Registry, stored: StoredRefreshToken, now: Date): Promise<void> {
+  if (stored.family.revokedAt) throw invalidGrant('refresh token family revoked');
+  if (stored.rotatedAt) {
+    await revokeRefreshTokenFamily(deps, stored.familyId, now);
+    deps.log.warn({ familyId: stored.familyId }, 'refresh token reuse: family revoked');
+    throw invalidGrant('refresh token reused');
+  }
+  if (stored.expiresAt <= now) throw invalidGrant('refresh token expired');
+}
+
+// RFC 6749 section 6: the refresh token is bound to the client it was issued to.
+function checkClientBinding(stored: StoredRefreshToken, client: AuthenticatedClient): void {
+  if (stored.family.clientId !== client.clientId) throw invalidGrant('refresh token of another client');
+}
+
+// RFC 6749 section 6 and DECISIONS.md #8: the scope may narrow, never widen; the family keeps
+// its scope, only this access token is narrowed.
+function grantedScope(familyScope: string, requested: string | undefined): string[] {
+  const granted = parseScope(familyScope);
+  if (requested === undefined) return granted;
+  const narrowed = parseScope(requested);
+  if (!narrowed.every((scope) => granted.includes(scope))) {
+    throw new InvalidScopeError({ message: 'The requested scope exceeds the granted scope' });
+  }
+  return narrowed;
+}
+
+// Fresh claims for the new access token; a deleted user ends the family.
+async function currentUser(deps: Registry, stored: StoredRefreshToken): Promise<IdentityUser> {
+  try {
+    return await deps.identity.getUser(stored.family.userId);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await revokeRefreshTokenFamily(deps, stored.familyId);
+    throw invalidGrant('user no longer exists');
+  }
+}
+
+function invalidGrant(detail: string): InvalidGrantError {
+  return new InvalidGrantError({ detail });
+}

@@ -1,0 +1,41 @@
+import type { LiveAccessToken } from './deny-list.js';
+
+export interface RefreshTokenFamily {
+  id: string;
+  userId: string;
+  clientId: string;
+  sessionId: string | null;
+  /** Space-separated; '' when no scope was granted. */
+  scope: string;
+  revokedAt: Date | null;
+}
+
+export interface StoredRefreshToken {
+  familyId: string;
+  expiresAt: Date;
+  rotatedAt: Date | null;
+  family: RefreshTokenFamily;
+}
+
+/** A refresh token to store: only its keyed hash, plus the access token issued with it. */
+export interface NewRefreshToken {
+  tokenHash: string;
+  expiresAt: Date;
+  accessTokenJti: string;
+  accessTokenExpiresAt: Date;
+}
+
+/** Storage of refresh-token families (CONVENTIONS.md #7; RFC 9700 section 4.14.2). */
+export interface RefreshTokenStore {
+  openFamily(family: Omit<RefreshTokenFamily, 'id' | 'revokedAt'>, first: NewRefreshToken): Promise<string>;
+  findByHash(tokenHash: string): Promise<StoredRefreshToken | undefined>;
+  /**
+   * Atomically marks `tokenHash` rotated, only if it is unrotated, unexpired and its family
+   * unrevoked, and adds `next` to the family. False when it was not (another request won).
+   */
+  rotate(tokenHash: string, next: NewRefreshToken, now: Date): Promise<boolean>;
+  /** Revokes the family; returns the access tokens issued in it that are still live. */
+  revokeFamily(familyId: string, now: Date): Promise<LiveAccessToken[]>;
+  /** Revokes every family of an identity session (logout). */
+  revokeSessionFamilies(sessionId: string, now: Date): Promise<LiveAccessToken[]>;
+}

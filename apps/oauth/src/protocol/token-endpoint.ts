@@ -1,0 +1,41 @@
+import {
+  InvalidRequestError,
+  UnauthorizedClientError,
+  UnsupportedGrantTypeError,
+} from '@authz/shared/errors';
+import { authenticateClient, type AuthenticatedClient } from './client-authentication.js';
+import { grants, type Grant } from './grants/index.js';
+import type { Registry } from './registry.js';
+import { readTokenParameters, type TokenParameters } from './token-parameters.js';
+import type { TokenRequest } from './token-request.js';
+import type { TokenSet } from './token-set.js';
+
+/** Spec 4.3 POST /oauth/token: an ordered list of checks, then the grant's handler. */
+export async function handleTokenRequest(deps: Registry, request: TokenRequest): Promise<TokenSet> {
+  const parameters = readTokenParameters(request.parameters);
+  const grant = selectGrant(parameters);
+  const client = authenticateClient(parameters, request.basic);
+  checkGrantAllowed(client, grant);
+  return grant.handle(deps, {
+    client,
+    parameters: parameters.pick(grant.parameters),
+    origin: request.origin,
+  });
+}
+
+// RFC 6749 section 5.2: a missing grant_type is invalid_request, an unknown one
+// unsupported_grant_type.
+function selectGrant(parameters: TokenParameters): Grant {
+  const grantType = parameters.get('grant_type');
+  if (!grantType) throw new InvalidRequestError({ message: 'grant_type is required' });
+  const grant = grants.get(grantType);
+  if (!grant) throw new UnsupportedGrantTypeError({ detail: `grant_type ${grantType}` });
+  return grant;
+}
+
+// RFC 6749 section 5.2: unauthorized_client (spec 7: grant not in client grant types).
+function checkGrantAllowed(client: AuthenticatedClient, grant: Grant): void {
+  if (!client.grantTypes.includes(grant.grantType)) {
+    throw new UnauthorizedClientError({ message: `The client may not use ${grant.grantType}` });
+  }
+}

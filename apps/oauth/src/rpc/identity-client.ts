@@ -1,0 +1,29 @@
+import type { IdentityService, User } from '@authz/proto/identity/v1/identity';
+import { InternalError } from '@authz/shared/errors';
+import type { ServiceClient } from '@authz/shared/grpc';
+import type { IdentityPort, IdentityUser } from '../protocol/identity-port.js';
+
+/** IdentityPort over the identity service's gRPC contract; its AppErrors arrive rebuilt. */
+export function identityOverGrpc(client: ServiceClient<typeof IdentityService>): IdentityPort {
+  return {
+    async checkCredentials({ email, password, origin }) {
+      const response = await client.checkCredentials({ email, password, origin });
+      return {
+        user: toUser(response.user),
+        sessionId: response.sessionId,
+        authTime: Number(response.authTime),
+      };
+    },
+    async getUser(userId) {
+      return toUser((await client.getUser({ userId })).user);
+    },
+    async endSession({ sessionId, userId, origin }) {
+      await client.endSession({ sessionId, userId, origin });
+    },
+  };
+}
+
+function toUser(user: User | undefined): IdentityUser {
+  if (!user) throw new InternalError({ detail: 'identity answered without a user' });
+  return { id: user.id, email: user.email, emailVerified: user.emailVerified };
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { LiveAccessToken } from '../protocol/deny-list.js';
+import type {
+  NewRefreshToken,
+  RefreshTokenFamily,
+  RefreshTokenStore,
+  StoredRefreshToken,
+} from '../protocol/refresh-token-store.js';
+
+export class PrismaRefreshTokenStore implements RefreshTokenStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async openFamily(
+    family: Omit<RefreshTokenFamily, 'id' | 'revokedAt'>,
+    first: NewRefreshToken,
+  ): Promise<string> {
+    const id = randomUUID();
+    await this.prisma.refreshTokenFamily.create({
+      data: { ...family, id, tokens: { create: { ...first, id: randomUUID() } } },
+    });
+    return id;
+  }
+
+  async findByHash(tokenHash: string): Promise<StoredRefreshToken | undefined> {
+    const row = await this.prisma.refreshToken.findUnique({
+      where: { tokenHash },
+      include: { family: true },
+    });
+    if (!row) return undefined;
+    const { family } = row;
+    return {
+      familyId: row.familyId,
+      expiresAt: row.expiresAt,
+      rotatedAt: row.rotatedAt,
+      family: {
+        id: family.id,
+        userId: family.userId,
+        clientId: family.clientId,
+        sessionId: family.sessionId,
+        scope: family.scope,
+        revokedAt: family.revokedAt,
+      },
+    };
+  }
+
+  rotate(tokenHash: string, next: NewRefreshToken, now: Date): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      // One conditional UPDATE: Postgres re-checks `rotated_at IS NULL` after a concurrent
+      // writer commits, so only one of two racing rotations matches the row.
+      const [rotated] = await tx.refreshToken.updateManyAndReturn({
+        where: { tokenHash, rotatedAt: null, expiresAt: { gt: now }, family: { revokedAt: null } },
+        data: { rotatedAt: now },
+        select: { familyId: true },
+      });
+      if (!rotated) return false;
+      await tx.refreshToken.create({ data: { ...next, id: randomUUID(), familyId: rotated.familyId } });
+      return true;
+    });
+  }
+
+  revokeFamily(familyId: string, now: Date): Promise<LiveAccessToken[]> {
+    return this.revokeWhere({ id: familyId }, now);
+  }
+
+  revokeSessionFamilies(sessionId: string, now: Date): Promise<LiveAccessToken[]> {
+    return this.revokeWhere({ sessionId }, now);
+  }
+
+  private async revokeWhere(
+    where: { id: string } | { sessionId: string },
+    now: Date,
+  ): Promise<LiveAccessToken[]> {
+    await this.prisma.refreshTokenFamily.updateMany({
+      where: { ...where, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    const live = await this.prisma.refreshToken.findMany({
+      where: { family: where, accessTokenExpiresAt: { gt: now } },
+      select: { accessTokenJti: true, accessTokenExpiresAt: true },
+    });
+    return live.map((token) => ({
+      jti: token.accessTokenJti,
+      expiresAt: Math.ceil(token.accessTokenExpiresAt.getTime() / 1000),
+    }));
+  }
+}
