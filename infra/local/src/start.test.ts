@@ -86,6 +86,27 @@ describe('pnpm start (built apps, embedded backends)', () => {
     ];
   });
 
+  it('delivers the verification mail of a registration to the mail sink', async () => {
+    const email = `start-test-${Date.now()}@example.com`;
+    const registered = await fetch(`${url}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'Correct-Horse-Battery-Staple-42!' }),
+    });
+    expect(registered.status).toBe(201);
+    const [, link] = (await launcher.waitFor(
+      /mail\s+\| {3}link: (http\S+\/auth\/verify\?token=[0-9a-f]{64})/,
+      60_000,
+    )) as [string, string];
+    expect(launcher.output()).toContain(`message to ${email}`);
+    // The link names the issuer (localhost); the gateway listens on 127.0.0.1.
+    const verify = new URL(link);
+    verify.hostname = '127.0.0.1';
+    const verified = await fetch(verify);
+    expect(verified.status).toBe(200);
+    expect(await verified.json()).toEqual({ message: 'Email verified', email });
+  });
+
   it('stops every process on SIGTERM, exits 0 and frees every port', async () => {
     const children = descendants(launcher.child.pid!);
     expect(children.length).toBeGreaterThanOrEqual(9);

@@ -2,6 +2,7 @@ import { TestSmtpSink, useTestEnvironment } from '@authz/shared/testing';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postForm, postJson } from '../test/http.js';
+import { metricValue } from '../test/metrics.js';
 import { startSuite, type Suite } from '../test/suite.js';
 
 // Spec 4.2 end to end: HTTP through the gateway, real gRPC services, Postgres, Redis and SMTP.
@@ -209,14 +210,20 @@ describe('metrics (DECISIONS.md #24)', () => {
       client_id: FIRST_PARTY_CLIENT,
     });
     const text = await (await fetch(url('/metrics'))).text();
-    const value = (line: string) => Number(new RegExp(`^${line} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-    expect(value('login_attempts_total\\{service="gateway",outcome="success"\\}')).toBeGreaterThanOrEqual(1);
-    expect(value('login_attempts_total\\{service="gateway",outcome="failure"\\}')).toBeGreaterThanOrEqual(1);
+    const count = (name: string, labels: Record<string, string>) => metricValue(text, name, labels);
+    expect(count('login_attempts_total', { outcome: 'success' })).toBeGreaterThanOrEqual(1);
+    expect(count('login_attempts_total', { outcome: 'failure' })).toBeGreaterThanOrEqual(1);
     expect(
-      value('tokens_issued_total\\{service="gateway",type="access",grant="first_party_login"\\}'),
+      count('tokens_issued_total', { type: 'access', grant: 'first_party_login' }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      value('tokens_issued_total\\{service="gateway",type="refresh",grant="refresh_token"\\}'),
+      count('tokens_issued_total', { type: 'refresh', grant: 'first_party_login' }),
     ).toBeGreaterThanOrEqual(1);
+    expect(count('tokens_issued_total', { type: 'access', grant: 'refresh_token' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(count('tokens_issued_total', { type: 'refresh', grant: 'refresh_token' })).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 });
