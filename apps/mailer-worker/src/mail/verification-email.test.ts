@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { decodeQuotedPrintable } from '../test/mime.js';
 import { mailQueuePrefix, verificationEmailJobSchema } from './mail-queue.js';
 import { maskEmail } from './mask-email.js';
 import { renderVerificationEmail } from './verification-email.js';
@@ -44,11 +43,5 @@ describe('helpers', () => {
   it('masks recipients for logs', () => {
     expect(maskEmail('alice@example.com')).toBe('a***@example.com');
     expect(maskEmail('nonsense')).toBe('***');
-  });
-
-  it('decodes quoted-printable soft breaks and octets (test helper)', () => {
-    expect(decodeQuotedPrintable('https://x.test/a?token=3Dab=\ncd&x=3D1 =\nend caf=C3=A9')).toBe(
-      'https://x.test/a?token=abcd&x=1 end café',
-    );
   });
 });

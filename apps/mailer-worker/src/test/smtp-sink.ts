@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { parseMail, type ParsedMail } from './mime.js';
+import { parseMail, type ParsedMail } from '@authz/shared/mail';
 
 export interface ReceivedMail extends ParsedMail {
   envelopeFrom: string;

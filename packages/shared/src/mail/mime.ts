@@ -4,18 +4,29 @@
  * verification link longer than 76 characters, so it arrives split by soft line breaks.
  */
 export interface ParsedMail {
+  /** Top-level headers, lower-cased names, folded lines joined, encoded words not decoded. */
+  headers: Map<string, string>;
   subject: string;
+  from: string;
+  to: string;
+  messageId: string;
   text: string | undefined;
   html: string | undefined;
 }
 
 type Headers = Map<string, string>;
 
-export function parseMail(raw: Buffer): ParsedMail {
-  const { headers, body } = splitEntity(raw.toString('latin1'));
+export function parseMail(raw: Buffer | string): ParsedMail {
+  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  const { headers, body } = splitEntity(bytes.toString('latin1'));
   const parts = collectParts(headers, body);
+  const header = (name: string) => decodeHeader(headers.get(name) ?? '');
   return {
-    subject: decodeHeader(headers.get('subject') ?? ''),
+    headers,
+    subject: header('subject'),
+    from: header('from'),
+    to: header('to'),
+    messageId: headers.get('message-id') ?? '',
     text: parts.find((part) => part.type === 'text/plain')?.content,
     html: parts.find((part) => part.type === 'text/html')?.content,
   };
