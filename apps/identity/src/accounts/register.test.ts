@@ -50,8 +50,8 @@ describe('Register (spec 4.2, DECISIONS.md #1, #4, #29)', () => {
       verifyUrl: expect.stringMatching(/^http:\/\/localhost:3000\/auth\/verify\?token=[0-9a-f]{64}$/),
     });
     expect(job?.opts).toMatchObject({
-      attempts: 10,
-      backoff: { type: 'exponential', delay: 1000 },
+      attempts: 100,
+      backoff: { type: 'capped-exponential', delay: 1000 },
       removeOnComplete: 1000,
       removeOnFail: 5000,
     });

@@ -17,8 +17,9 @@ export interface VerificationEmailJob {
 export function mailJobOptions(outboxId: string): JobsOptions {
   return {
     jobId: outboxId,
-    attempts: 10,
-    backoff: { type: 'exponential', delay: 1000 },
+    // The mailer-worker's capped-exponential strategy: 1 s doubling to 15 min, ~a day in all.
+    attempts: 100,
+    backoff: { type: 'capped-exponential', delay: 1000 },
     removeOnComplete: 1000,
     removeOnFail: 5000,
   };

@@ -143,7 +143,7 @@ describe('mail worker', () => {
 
     await queue.add(VERIFICATION_EMAIL_JOB, data, {
       ...verificationEmailJobOptions(id),
-      backoff: { type: 'exponential', delay: 50 },
+      backoff: { type: 'capped-exponential', delay: 50 },
     });
     await waitForJob(id, (job) => job.attemptsMade >= 2);
     const { sink } = await startSink(port);

@@ -12,6 +12,7 @@ import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
 import { maskEmail } from './mask-email.js';
 import type { MailTransport } from './smtp-transport.js';
 import { renderVerificationEmail } from './verification-email.js';
+import { cappedExponentialBackoff } from './backoff.js';
 
 /**
  * How often a job may be taken back from a crashed worker before BullMQ fails it. High enough
@@ -47,6 +48,10 @@ export function startMailWorker(deps: MailWorkerDeps): Worker {
     lockDuration: deps.lockDurationMs,
     stalledInterval: deps.stalledIntervalMs,
     maxStalledCount: MAX_STALLED_COUNT,
+    settings: {
+      backoffStrategy: (attemptsMade, _type, _error, job) =>
+        cappedExponentialBackoff(attemptsMade, backoffBaseDelay(job?.opts.backoff)),
+    },
   });
   worker.on('stalled', (jobId) => {
     deps.metrics.stalled.inc();
@@ -116,4 +121,10 @@ function describeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
   const { code, responseCode, command } = error as Error & Record<string, unknown>;
   return { name: error.name, message: error.message, code, responseCode, command };
+}
+
+/** The job's own base delay (`backoff: { type: 'capped-exponential', delay }`), else 1 s. */
+function backoffBaseDelay(backoff: number | { delay?: number } | undefined): number {
+  const delay = typeof backoff === 'number' ? backoff : backoff?.delay;
+  return delay !== undefined && delay > 0 ? delay : 1000;
 }
