@@ -79,7 +79,7 @@ export class SmtpSink {
   }
 
   /** Resolves once `condition()` holds, re-checked whenever the sink receives something. */
-  async waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  async waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
     if (condition()) return;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
