@@ -1,33 +1,14 @@
-import { TestSmtpSink, useTestEnvironment } from '@authz/shared/testing';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getJson, postForm, postJson } from '../test/http.js';
 import { metricValue } from '../test/metrics.js';
-import { startSuite, type Suite } from '../test/suite.js';
+import { useSuite } from '../test/use-suite.js';
 
 // Spec 4.2 end to end: HTTP through the gateway, real gRPC services, Postgres, Redis and SMTP.
-const environment = useTestEnvironment();
-let smtp: TestSmtpSink;
-let suite: Suite;
+const context = useSuite({ smtp: true });
 const FIRST_PARTY_CLIENT = 'authz-first-party';
 const password = 'violet-Lantern-harbor-93';
-
-beforeAll(async () => {
-  smtp = await TestSmtpSink.start();
-  suite = await startSuite({
-    databaseUrl: environment.databaseUrl,
-    redisUrl: environment.redisUrl,
-    redisKeyPrefix: environment.redisPrefix,
-    smtpUrl: smtp.url,
-  });
-});
-
-afterAll(async () => {
-  await suite?.close();
-  await smtp?.stop();
-});
-
-const url = (path: string) => `${suite.baseUrl}${path}`;
+const url = context.url;
 let sequence = 0;
 const newEmail = () => `user${Date.now()}-${(sequence += 1)}@example.com`;
 
@@ -44,7 +25,11 @@ async function login(email: string, secret = password) {
 
 async function verifyAccessToken(token: string) {
   const jwks = createRemoteJWKSet(new URL(url('/.well-known/jwks.json')));
-  return jwtVerify(token, jwks, { issuer: suite.baseUrl, audience: FIRST_PARTY_CLIENT, typ: 'at+jwt' });
+  return jwtVerify(token, jwks, {
+    issuer: context.suite.baseUrl,
+    audience: FIRST_PARTY_CLIENT,
+    typ: 'at+jwt',
+  });
 }
 
 describe('register, verify by email, login', () => {
@@ -65,9 +50,9 @@ describe('register, verify by email, login', () => {
     expect(before.status).toBe(200);
     expect((await verifyAccessToken(before.body.access_token)).payload.email_verified).toBe(false);
 
-    const mail = await smtp.waitFor((message) => message.to.includes(email));
+    const mail = await context.smtp.waitFor((message) => message.to.includes(email));
     const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='));
-    expect(link).toMatch(new RegExp(`^${suite.baseUrl}/auth/verify\\?token=[0-9a-f]{64}$`));
+    expect(link).toMatch(new RegExp(`^${context.suite.baseUrl}/auth/verify\\?token=[0-9a-f]{64}$`));
     const verified = await getJson(link!);
     expect(verified).toMatchObject({ status: 200, body: { message: 'Email verified', email } });
     // Single use (DECISIONS.md #5).
@@ -88,7 +73,7 @@ describe('register, verify by email, login', () => {
     const { payload, protectedHeader } = await verifyAccessToken(after.body.access_token);
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', typ: 'at+jwt', kid: expect.any(String) });
     expect(payload).toMatchObject({
-      iss: suite.baseUrl,
+      iss: context.suite.baseUrl,
       aud: FIRST_PARTY_CLIENT,
       sub: (registered.body as { id: string }).id,
       client_id: FIRST_PARTY_CLIENT,

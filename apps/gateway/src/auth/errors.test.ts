@@ -1,27 +1,19 @@
-import { useTestEnvironment } from '@authz/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postJson } from '../test/http.js';
-import { startSuite, type Suite } from '../test/suite.js';
+import { useSuite } from '../test/use-suite.js';
 import { RESEND_MESSAGE } from './routes.js';
 
 // Every error row of spec 4.2, with exact bodies.
-const environment = useTestEnvironment();
-let suite: Suite;
+const context = useSuite({
+  gatewayEnv: { REGISTER_RATE_LIMIT: '12', LOGIN_RATE_LIMIT: '6', TRUST_PROXY: '127.0.0.1' },
+});
 const password = 'copper-Meadow-signal-58';
+const url = context.url;
 
 beforeAll(async () => {
-  suite = await startSuite({
-    databaseUrl: environment.databaseUrl,
-    redisUrl: environment.redisUrl,
-    redisKeyPrefix: environment.redisPrefix,
-    gatewayEnv: { REGISTER_RATE_LIMIT: '12', LOGIN_RATE_LIMIT: '6', TRUST_PROXY: '127.0.0.1' },
-  });
   expect((await postJson(url('/auth/register'), { email: loginEmail, password })).status).toBe(201);
 });
 
-afterAll(() => suite?.close());
-
-const url = (path: string) => `${suite.baseUrl}${path}`;
 let sequence = 0;
 const newEmail = () => `errors${Date.now()}-${(sequence += 1)}@example.com`;
 const loginEmail = newEmail();

@@ -1,32 +1,14 @@
-import { TestSmtpSink, useTestEnvironment } from '@authz/shared/testing';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { getJson, postForm, postJson } from '../test/http.js';
-import { startSuite, type Suite } from '../test/suite.js';
+import { useSuite } from '../test/use-suite.js';
 
 // ARCHITECTURE.md "Data and secrets": after a whole account flow the database holds no
 // plaintext password, token or private key.
-const environment = useTestEnvironment();
-let smtp: TestSmtpSink;
-let suite: Suite;
-
-beforeAll(async () => {
-  smtp = await TestSmtpSink.start();
-  suite = await startSuite({
-    databaseUrl: environment.databaseUrl,
-    redisUrl: environment.redisUrl,
-    redisKeyPrefix: environment.redisPrefix,
-    smtpUrl: smtp.url,
-  });
-});
-
-afterAll(async () => {
-  await suite?.close();
-  await smtp?.stop();
-});
+const context = useSuite({ smtp: true });
 
 async function everyRowAsText(): Promise<string> {
-  const client = new pg.Client({ connectionString: environment.databaseUrl });
+  const client = new pg.Client({ connectionString: context.databaseUrl });
   await client.connect();
   try {
     const tables = await client.query<{ table_schema: string; table_name: string }>(
@@ -47,20 +29,23 @@ async function everyRowAsText(): Promise<string> {
 it('stores only hashes and encrypted keys', async () => {
   const email = `rest${Date.now()}@example.com`;
   const password = 'indigo-Thistle-canyon-64';
-  expect((await postJson(`${suite.baseUrl}/auth/register`, { email, password })).status).toBe(201);
-  const mail = await smtp.waitFor((message) => message.to.includes(email));
+  expect((await postJson(`${context.suite.baseUrl}/auth/register`, { email, password })).status).toBe(201);
+  const mail = await context.smtp.waitFor((message) => message.to.includes(email));
   const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='))!;
   const verificationToken = new URL(link).searchParams.get('token')!;
   expect((await getJson(link)).status).toBe(200);
   const { body: login } = await postJson<{ access_token: string; refresh_token: string }>(
-    `${suite.baseUrl}/auth/login`,
+    `${context.suite.baseUrl}/auth/login`,
     { email, password },
   );
-  const { body: refreshed } = await postForm<{ refresh_token: string }>(`${suite.baseUrl}/oauth/token`, {
-    grant_type: 'refresh_token',
-    refresh_token: login.refresh_token,
-    client_id: 'authz-first-party',
-  });
+  const { body: refreshed } = await postForm<{ refresh_token: string }>(
+    `${context.suite.baseUrl}/oauth/token`,
+    {
+      grant_type: 'refresh_token',
+      refresh_token: login.refresh_token,
+      client_id: 'authz-first-party',
+    },
+  );
 
   const stored = await everyRowAsText();
   expect(stored).toContain(email);

@@ -1,23 +1,12 @@
-import { useTestEnvironment } from '@authz/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSuite, type Suite } from '../test/suite.js';
+import { describe, expect, it } from 'vitest';
+import { useSuite } from '../test/use-suite.js';
 
-const environment = useTestEnvironment();
-let suite: Suite;
-
-beforeAll(async () => {
-  suite = await startSuite({
-    databaseUrl: environment.databaseUrl,
-    redisUrl: environment.redisUrl,
-    redisKeyPrefix: environment.redisPrefix,
-    gatewayEnv: { DEFAULT_RATE_LIMIT: '3', DEFAULT_RATE_WINDOW: '60', TRUST_PROXY: '127.0.0.1' },
-  });
+const context = useSuite({
+  gatewayEnv: { DEFAULT_RATE_LIMIT: '3', DEFAULT_RATE_WINDOW: '60', TRUST_PROXY: '127.0.0.1' },
 });
 
-afterAll(() => suite?.close());
-
 const get = (path: string, clientIp: string) =>
-  fetch(`${suite.baseUrl}${path}`, { headers: { 'x-forwarded-for': clientIp } });
+  fetch(context.url(path), { headers: { 'x-forwarded-for': clientIp } });
 
 describe('per-IP rate limiting in Redis', () => {
   it('answers 429 with Retry-After and the envelope once the budget is spent', async () => {

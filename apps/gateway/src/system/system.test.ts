@@ -1,42 +1,31 @@
-import { useTestEnvironment } from '@authz/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSuite, type Suite } from '../test/suite.js';
+import { describe, expect, it } from 'vitest';
+import { useSuite } from '../test/use-suite.js';
 import { GREETING } from './routes.js';
 
-const environment = useTestEnvironment();
-let suite: Suite;
-
-beforeAll(async () => {
-  suite = await startSuite({
-    databaseUrl: environment.databaseUrl,
-    redisUrl: environment.redisUrl,
-    redisKeyPrefix: environment.redisPrefix,
-    gatewayEnv: { BODY_LIMIT: '1024' },
-    beforeListen: ({ app }) => {
-      // A JSON route exercising the gateway's body parsing and schema validation.
-      app.post(
-        '/probe',
-        {
-          schema: {
-            body: {
-              type: 'object',
-              required: ['name', 'email'],
-              properties: {
-                name: { type: 'string', minLength: 1 },
-                email: { type: 'string', format: 'email' },
-              },
+const context = useSuite({
+  gatewayEnv: { BODY_LIMIT: '1024' },
+  beforeListen: ({ app }) => {
+    // A JSON route exercising the gateway's body parsing and schema validation.
+    app.post(
+      '/probe',
+      {
+        schema: {
+          body: {
+            type: 'object',
+            required: ['name', 'email'],
+            properties: {
+              name: { type: 'string', minLength: 1 },
+              email: { type: 'string', format: 'email' },
             },
           },
         },
-        async () => ({ ok: true }),
-      );
-    },
-  });
+      },
+      async () => ({ ok: true }),
+    );
+  },
 });
 
-afterAll(() => suite?.close());
-
-const url = (path: string) => `${suite.baseUrl}${path}`;
+const url = context.url;
 
 describe('GET /', () => {
   it('answers the fixed greeting with security headers and a request id', async () => {
