@@ -1,3 +1,4 @@
+import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
@@ -9,6 +10,8 @@ import {
 } from '@authz/shared/service';
 import type { ClientsEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createRegistry } from './registry.js';
+import { clientsServiceImplementation } from './rpc/clients-service.js';
 
 export interface ClientsDeps {
   env: ClientsEnv;
@@ -18,11 +21,20 @@ export interface ClientsDeps {
 /** Builds the clients service: OAuth clients, secrets, API keys, dynamic registration, CIMD, client authentication. */
 export async function buildClientsApp({ env, logger }: ClientsDeps): Promise<ServiceApp> {
   const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
-  const redis = createRedisClient(env.redisUrl, { name: 'clients', failFast: true });
-  return createServiceApp('clients', logger, {
+  const redis = createRedisClient(env.redisUrl, {
+    name: 'clients',
+    failFast: true,
+    ...(env.redisKeyPrefix ? { keyPrefix: env.redisKeyPrefix } : {}),
+  });
+  const app = await createServiceApp('clients', logger, {
     database: databaseDependency(prisma),
     cache: redisDependency(redis),
   });
+  const registry = createRegistry(env, { prisma, redis, log: logger });
+  app.server.addService(ClientsService, clientsServiceImplementation(registry));
+  return app;
 }
 
 export { loadClientsEnv, type ClientsEnv } from './config/env.js';
+export { invalidationChannel } from './invalidation/client-invalidations.js';
+export { runSetEnvironment } from './environments/set-environment-command.js';

@@ -11,6 +11,8 @@ import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { Upstreams } from './plugins/upstreams.js';
 import { systemRoutes } from './system/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { apiKeyRoutes } from './clients/api-key-routes.js';
+import { clientRoutes } from './clients/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
 import { registerFormParser } from './oauth/form-body.js';
 import { tokenRoute } from './oauth/token-route.js';
@@ -74,6 +76,8 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(discoveryRoutes, { upstreams });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(tokenRoute, { upstreams, metrics });
+  await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });
+  await app.register(apiKeyRoutes, { upstreams });
 
   return { app, metrics, close: () => app.close() };
 }

@@ -11,7 +11,11 @@ import { z } from 'zod';
 const settingsSchema = z.object({
   DATABASE_URL: envDatabaseUrl(),
   REDIS_URL: envRedisUrl(),
+  /** Prefix of Redis keys and of the invalidation channel (docs/clients.md). */
+  REDIS_KEY_PREFIX: z.string().default(''),
   SECRET_HASH_KEY: envHexKey32(),
+  /** DECISIONS.md #1: one realm; its allowed-scopes policy, same default as identity. */
+  DEFAULT_REALM_ALLOWED_SCOPES: z.string().default('openid profile email offline_access'),
 });
 
 export type ClientsEnv = ReturnType<typeof loadClientsEnv>;
@@ -28,6 +32,8 @@ export function loadClientsEnv(source: NodeJS.ProcessEnv = process.env) {
     runtime,
     databaseUrl: settings.DATABASE_URL,
     redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     secretHashKey: settings.SECRET_HASH_KEY,
+    realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES.split(/\s+/).filter(Boolean),
   };
 }

@@ -34,6 +34,9 @@ const settingsSchema = z.object({
   /** POST /auth/register: registrations per window per IP (spec 8). */
   REGISTER_RATE_LIMIT: envPositiveInt(10),
   REGISTER_RATE_WINDOW: envPositiveInt(3600),
+  /** POST /api/clients/ and regenerate-secret (later /oauth/register): one shared per-IP budget (spec 8). */
+  REGISTER_CLIENT_RATE_LIMIT: envPositiveInt(20),
+  REGISTER_CLIENT_RATE_WINDOW: envPositiveInt(60),
 });
 
 export type GatewayEnv = ReturnType<typeof loadGatewayEnv>;
@@ -62,6 +65,10 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
       defaultBudget: { points: settings.DEFAULT_RATE_LIMIT, durationSeconds: settings.DEFAULT_RATE_WINDOW },
       login: { points: settings.LOGIN_RATE_LIMIT, durationSeconds: settings.LOGIN_RATE_WINDOW },
       register: { points: settings.REGISTER_RATE_LIMIT, durationSeconds: settings.REGISTER_RATE_WINDOW },
+      registerClient: {
+        points: settings.REGISTER_CLIENT_RATE_LIMIT,
+        durationSeconds: settings.REGISTER_CLIENT_RATE_WINDOW,
+      },
     },
     services,
   };

@@ -1,3 +1,4 @@
+import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { HealthService } from '@authz/proto/health/v1/health';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
@@ -11,6 +12,7 @@ export class Upstreams {
   readonly identity: ServiceClient<typeof IdentityService>;
   readonly tokens: ServiceClient<typeof TokenService>;
   readonly keys: ServiceClient<typeof KeysService>;
+  readonly clients: ServiceClient<typeof ClientsService>;
   private readonly channels = new Map<UpstreamName, GrpcChannel>();
   private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
 
@@ -21,6 +23,7 @@ export class Upstreams {
     this.identity = this.channel('identity').service(IdentityService);
     this.tokens = this.channel('oauth').service(TokenService);
     this.keys = this.channel('oauth').service(KeysService);
+    this.clients = this.channel('clients').service(ClientsService);
   }
 
   health(name: UpstreamName): ServiceClient<typeof HealthService> {

@@ -1,0 +1,83 @@
+import type { ClientSettings } from '@authz/proto/clients/v1/clients';
+import type { Client } from '../generated/prisma/client.js';
+
+/** The effective, developer-settable configuration of a client (spec 4.7). */
+export interface ClientConfig {
+  name: string;
+  description: string | null;
+  redirectUris: string[];
+  scopes: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  tokenEndpointAuthMethod: string;
+  enabled: boolean;
+  /** Parsed JSON, or INVALID_JSON when the text was not JSON. */
+  jwks: unknown;
+  jwksUri: string | null;
+}
+
+export const INVALID_JSON = Symbol('invalid JSON');
+
+/** Spec 4.7 POST defaults. */
+export const CREATE_DEFAULTS: ClientConfig = {
+  name: '',
+  description: null,
+  redirectUris: [],
+  scopes: [],
+  grantTypes: ['authorization_code', 'refresh_token'],
+  responseTypes: ['code'],
+  tokenEndpointAuthMethod: 'none',
+  enabled: true,
+  jwks: null,
+  jwksUri: null,
+};
+
+export function configOf(client: Client): ClientConfig {
+  return {
+    name: client.name,
+    description: client.description,
+    redirectUris: client.redirectUris,
+    scopes: client.scopes,
+    grantTypes: client.grantTypes,
+    responseTypes: client.responseTypes,
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+    enabled: client.enabled,
+    jwks: client.jwks,
+    jwksUri: client.jwksUri,
+  };
+}
+
+/** Applies the fields present in `settings` over `base`; absent fields keep their value. */
+export function applySettings(base: ClientConfig, settings: ClientSettings | undefined): ClientConfig {
+  if (!settings) return base;
+  return {
+    name: settings.name ?? base.name,
+    description: settings.description ? (settings.description.value ?? null) : base.description,
+    redirectUris: settings.redirectUris ? unique(settings.redirectUris.values) : base.redirectUris,
+    scopes: settings.scopes ? unique(settings.scopes.values) : base.scopes,
+    grantTypes: settings.grantTypes ? unique(settings.grantTypes.values) : base.grantTypes,
+    responseTypes: settings.responseTypes ? unique(settings.responseTypes.values) : base.responseTypes,
+    tokenEndpointAuthMethod: settings.tokenEndpointAuthMethod ?? base.tokenEndpointAuthMethod,
+    enabled: settings.enabled ?? base.enabled,
+    jwks: settings.jwks ? parseJson(settings.jwks.value) : base.jwks,
+    jwksUri: settings.jwksUri ? (settings.jwksUri.value ?? null) : base.jwksUri,
+  };
+}
+
+/** Confidential: any token endpoint auth method but none (spec 2.2 clientSecret). */
+export function isConfidential(method: string): boolean {
+  return method !== 'none';
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return INVALID_JSON;
+  }
+}

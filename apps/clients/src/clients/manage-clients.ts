@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { ClientRef, ClientSettings, Owner } from '@authz/proto/clients/v1/clients';
+import { keyedHash, randomHexToken } from '@authz/shared/crypto';
+import { NotFoundError, ValidationError } from '@authz/shared/errors';
+import type { Client } from '../generated/prisma/client.js';
+import type { ClientsRegistry } from '../registry.js';
+import { applySettings, configOf, CREATE_DEFAULTS, isConfidential } from './client-config.js';
+import { configData } from './client-data.js';
+import { findOwnedClient } from './client-lookup.js';
+import { validateClientConfig } from './validate-client.js';
+
+export type ClientDeps = Pick<
+  ClientsRegistry,
+  'prisma' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations'
+>;
+
+/** Spec 4.7 GET /api/clients/: the owner's clients, oldest first. */
+export function listClients(deps: Pick<ClientDeps, 'prisma'>, owner: Owner | undefined): Promise<Client[]> {
+  const developerId = owner?.developerId ?? '';
+  return deps.prisma.client.findMany({
+    where: { developerId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/**
+ * Spec 4.7 POST /api/clients/: defaults, validation, then a generated client id and, for a
+ * confidential client, a 64-hex secret returned once and stored as a keyed hash (spec 2.2).
+ * New clients start in the development environment (DECISIONS.md #14).
+ */
+export async function createClient(
+  deps: ClientDeps,
+  owner: Owner | undefined,
+  settings: ClientSettings | undefined,
+): Promise<{ client: Client; clientSecret?: string }> {
+  if (!owner?.developerId || !owner.realmId) throw new NotFoundError({ detail: 'no owner' });
+  const config = applySettings(CREATE_DEFAULTS, { ...settings, enabled: undefined } as ClientSettings);
+  validateClientConfig(config, { allowedScopes: deps.realmAllowedScopes, checkScopes: true });
+  const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
+  const client = await deps.prisma.client.create({
+    data: {
+      ...configData(config),
+      clientId: randomUUID(),
+      secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
+      developerId: owner.developerId,
+      realmId: owner.realmId,
+    },
+  });
+  return clientSecret ? { client, clientSecret } : { client };
+}
+
+export async function getClient(
+  deps: Pick<ClientDeps, 'prisma'>,
+  ref: ClientRef | undefined,
+): Promise<Client> {
+  return findOwnedClient(deps.prisma, ref);
+}
+
+/**
+ * Spec 4.7 PATCH: only present settings change; the effective configuration is revalidated,
+ * the realm scope cap only when scopes are set. A client that becomes public loses its
+ * secret; one that becomes confidential gets one through regenerate-secret (docs/clients.md #5).
+ */
+export async function updateClient(
+  deps: ClientDeps,
+  ref: ClientRef | undefined,
+  settings: ClientSettings | undefined,
+): Promise<Client> {
+  const current = await findOwnedClient(deps.prisma, ref);
+  const config = applySettings(configOf(current), settings);
+  validateClientConfig(config, {
+    allowedScopes: deps.realmAllowedScopes,
+    checkScopes: settings?.scopes !== undefined,
+  });
+  const updated = await deps.prisma.client.update({
+    where: { id: current.id },
+    data: {
+      ...configData(config),
+      ...(isConfidential(config.tokenEndpointAuthMethod) ? {} : { secretHash: null }),
+    },
+  });
+  await deps.invalidations.publish(
+    updated.clientId,
+    current.enabled && !updated.enabled ? 'disabled' : 'updated',
+  );
+  return updated;
+}
+
+/** Spec 3: the client is removed (its API keys with it); issued access tokens live until exp. */
+export async function deleteClient(deps: ClientDeps, ref: ClientRef | undefined): Promise<void> {
+  const current = await findOwnedClient(deps.prisma, ref);
+  const { count } = await deps.prisma.client.deleteMany({ where: { id: current.id } });
+  if (count === 0) throw new NotFoundError({ detail: 'deleted concurrently' });
+  await deps.invalidations.publish(current.clientId, 'deleted');
+}
+
+/** Spec 3: the previous secret is invalid at once; public clients have none (400). */
+export async function regenerateClientSecret(
+  deps: ClientDeps,
+  ref: ClientRef | undefined,
+): Promise<{ client: Client; clientSecret: string }> {
+  const current = await findOwnedClient(deps.prisma, ref);
+  if (!isConfidential(current.tokenEndpointAuthMethod)) {
+    throw new ValidationError([
+      { path: 'tokenEndpointAuthMethod', message: 'is none: a public client has no secret to regenerate' },
+    ]);
+  }
+  const clientSecret = randomHexToken();
+  const client = await deps.prisma.client.update({
+    where: { id: current.id },
+    data: { secretHash: keyedHash(deps.secretHashKey, clientSecret) },
+  });
+  await deps.invalidations.publish(client.clientId, 'secret_regenerated');
+  return { client, clientSecret };
+}

@@ -1,0 +1,98 @@
+import { ValidationError, type FieldViolation } from '@authz/shared/errors';
+import { isAcceptableJwksUri, isJwksShape, JWKS_MESSAGE, JWKS_URI_MESSAGE } from './check-jwks.js';
+import { isAcceptableRedirectUri, REDIRECT_URI_MESSAGE } from './check-redirect-uri.js';
+import { isConfidential, type ClientConfig } from './client-config.js';
+
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
+export const RESPONSE_TYPES = ['code'];
+export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic', 'private_key_jwt'];
+const USER_GRANTS = ['authorization_code', 'refresh_token'];
+
+export interface ValidationContext {
+  /** DECISIONS.md #1: the realm's allowed-scopes policy. */
+  allowedScopes: ReadonlySet<string>;
+  /** Spec 4.7 PATCH: the realm cap is checked when scopes are set. */
+  checkScopes: boolean;
+}
+
+/**
+ * Spec 4.7 and docs/clients.md #2: every rule over the effective configuration, one
+ * violation per rejected field (spec 7: the first problem found for that field).
+ */
+export function validateClientConfig(config: ClientConfig, context: ValidationContext): void {
+  const problems = new Map<string, string>();
+  const reject = (path: string, message: string) => {
+    if (!problems.has(path)) problems.set(path, message);
+  };
+  checkName(config, reject);
+  checkRedirectUris(config, reject);
+  if (context.checkScopes) checkScopes(config, context.allowedScopes, reject);
+  checkGrantsAndResponses(config, reject);
+  checkAuthMethod(config, reject);
+  if (problems.size > 0) {
+    const details: FieldViolation[] = [...problems].map(([path, message]) => ({ path, message }));
+    throw new ValidationError(details);
+  }
+}
+
+type Reject = (path: string, message: string) => void;
+
+// Spec 2.2 / 8: 1-255 characters.
+function checkName({ name, description }: ClientConfig, reject: Reject): void {
+  const length = [...name].length;
+  if (length < 1 || length > 255) reject('name', 'must be 1 to 255 characters long');
+  if (description !== null && description.length > 2000)
+    reject('description', 'must be at most 2000 characters long');
+}
+
+// Spec 4.7: https or loopback; at least one for the user grants.
+function checkRedirectUris({ redirectUris, grantTypes }: ClientConfig, reject: Reject): void {
+  redirectUris.forEach((uri, index) => {
+    if (!isAcceptableRedirectUri(uri)) reject(`redirectUris.${index}`, REDIRECT_URI_MESSAGE);
+  });
+  if (redirectUris.length === 0 && grantTypes.some((grant) => USER_GRANTS.includes(grant))) {
+    reject('redirectUris', 'at least one is required for authorization_code or refresh_token');
+  }
+}
+
+// Spec 4.7 and 5: scopes within the realm's allowed-scopes policy (deny-by-default).
+function checkScopes({ scopes }: ClientConfig, allowed: ReadonlySet<string>, reject: Reject): void {
+  const outside = scopes.filter((scope) => !allowed.has(scope));
+  if (outside.length > 0) reject('scopes', `outside the realm's allowed scopes: ${outside.join(' ')}`);
+}
+
+// docs/clients.md #2: authorization_code <=> code; refresh_token needs authorization_code;
+// client_credentials needs a confidential client.
+function checkGrantsAndResponses(config: ClientConfig, reject: Reject): void {
+  const { grantTypes, responseTypes } = config;
+  if (grantTypes.length === 0) reject('grantTypes', 'must name at least one grant type');
+  if (grantTypes.some((grant) => !GRANT_TYPES.includes(grant))) {
+    reject('grantTypes', `must be among ${GRANT_TYPES.join(', ')}`);
+  }
+  if (grantTypes.includes('refresh_token') && !grantTypes.includes('authorization_code')) {
+    reject('grantTypes', 'refresh_token requires authorization_code');
+  }
+  if (grantTypes.includes('client_credentials') && !isConfidential(config.tokenEndpointAuthMethod)) {
+    reject('grantTypes', 'client_credentials requires a confidential tokenEndpointAuthMethod');
+  }
+  if (responseTypes.some((type) => !RESPONSE_TYPES.includes(type))) {
+    reject('responseTypes', 'only code is supported');
+  }
+  const hasCode = responseTypes.includes('code');
+  const hasAuthorizationCode = grantTypes.includes('authorization_code');
+  if (hasAuthorizationCode && !hasCode) reject('responseTypes', 'must contain code for authorization_code');
+  if (hasCode && !hasAuthorizationCode) reject('responseTypes', 'code requires the authorization_code grant');
+}
+
+// DECISIONS.md #16: private_key_jwt needs jwks or jwksUri, not both.
+function checkAuthMethod(config: ClientConfig, reject: Reject): void {
+  const { tokenEndpointAuthMethod: method, jwks, jwksUri } = config;
+  if (!AUTH_METHODS.includes(method))
+    reject('tokenEndpointAuthMethod', `must be one of ${AUTH_METHODS.join(', ')}`);
+  if (jwks !== null && !isJwksShape(jwks)) reject('jwks', JWKS_MESSAGE);
+  if (jwksUri !== null && !isAcceptableJwksUri(jwksUri)) reject('jwksUri', JWKS_URI_MESSAGE);
+  if (jwks !== null && jwksUri !== null) reject('jwksUri', 'give jwks or jwksUri, not both');
+  if (method === 'private_key_jwt' && jwks === null && jwksUri === null) {
+    reject('jwks', 'jwks or jwksUri is required for private_key_jwt');
+  }
+}

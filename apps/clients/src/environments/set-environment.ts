@@ -1,0 +1,45 @@
+import { NotFoundError, ValidationError } from '@authz/shared/errors';
+import type { ClientsRegistry } from '../registry.js';
+import { isUuid } from '../clients/uuid.js';
+
+/** DECISIONS.md #14: the environments a client may be in. */
+export const ENVIRONMENTS = ['development', 'staging', 'production', 'unset'] as const;
+export type ClientEnvironment = (typeof ENVIRONMENTS)[number];
+
+export function isClientEnvironment(value: string): value is ClientEnvironment {
+  return (ENVIRONMENTS as readonly string[]).includes(value);
+}
+
+/**
+ * The operator's move (DECISIONS.md #14): sets the environment of the client named by its
+ * OAuth client id or record id; leaving development revokes its API keys in the same
+ * transaction. Publishes an invalidation afterwards (DECISIONS.md #28).
+ */
+export async function setClientEnvironment(
+  deps: Pick<ClientsRegistry, 'prisma' | 'invalidations'>,
+  id: string,
+  environment: string,
+): Promise<{ clientId: string; revokedKeys: number }> {
+  if (!isClientEnvironment(environment)) {
+    throw new ValidationError([
+      { path: 'environment', message: `must be one of ${ENVIRONMENTS.join(', ')}` },
+    ]);
+  }
+  if (!isUuid(id)) throw new NotFoundError({ detail: 'malformed client id' });
+  const lowered = id.toLowerCase();
+  const result = await deps.prisma.$transaction(async (tx) => {
+    const client = await tx.client.findFirst({ where: { OR: [{ id: lowered }, { clientId: lowered }] } });
+    if (!client) throw new NotFoundError({ detail: 'no such client' });
+    await tx.client.update({ where: { id: client.id }, data: { environment } });
+    const revoked =
+      environment === 'development'
+        ? { count: 0 }
+        : await tx.apiKey.updateMany({
+            where: { clientId: client.id, revokedAt: null },
+            data: { revokedAt: new Date() },
+          });
+    return { clientId: client.clientId, revokedKeys: revoked.count };
+  });
+  await deps.invalidations.publish(result.clientId, 'environment_changed');
+  return result;
+}

@@ -1,0 +1,55 @@
+import type { ClientsService } from '@authz/proto/clients/v1/clients';
+import type { ServiceImplementation } from '@authz/shared/grpc';
+import { toApiKeyMessage } from '../api-keys/api-key-view.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/manage-api-keys.js';
+import { toClientMessage } from '../clients/client-view.js';
+import {
+  createClient,
+  deleteClient,
+  getClient,
+  listClients,
+  regenerateClientSecret,
+  updateClient,
+} from '../clients/manage-clients.js';
+import type { ClientsRegistry } from '../registry.js';
+
+/** The gRPC face of clients: thin translations to the feature logic (CONVENTIONS.md #2). */
+export function clientsServiceImplementation(
+  registry: ClientsRegistry,
+): ServiceImplementation<typeof ClientsService> {
+  return {
+    async listClients(request) {
+      return { clients: (await listClients(registry, request.owner)).map(toClientMessage) };
+    },
+    async createClient(request) {
+      const { client, clientSecret } = await createClient(registry, request.owner, request.settings);
+      return { client: toClientMessage(client), ...(clientSecret ? { clientSecret } : {}) };
+    },
+    async getClient(request) {
+      return { client: toClientMessage(await getClient(registry, request.client)) };
+    },
+    async updateClient(request) {
+      return { client: toClientMessage(await updateClient(registry, request.client, request.settings)) };
+    },
+    async deleteClient(request) {
+      await deleteClient(registry, request.client);
+      return {};
+    },
+    async regenerateClientSecret(request) {
+      const { client, clientSecret } = await regenerateClientSecret(registry, request.client);
+      return { client: toClientMessage(client), clientSecret };
+    },
+    async createApiKey(request) {
+      const { client, apiKey, key } = await createApiKey(registry, request.client, request.name);
+      return { apiKey: toApiKeyMessage(apiKey, client.clientId), key };
+    },
+    async listApiKeys(request) {
+      const { client, apiKeys } = await listApiKeys(registry, request.client);
+      return { apiKeys: apiKeys.map((key) => toApiKeyMessage(key, client.clientId)) };
+    },
+    async revokeApiKey(request) {
+      const { client, apiKey } = await revokeApiKey(registry, request.client, request.keyId);
+      return { apiKey: toApiKeyMessage(apiKey, client.clientId) };
+    },
+  };
+}
