@@ -1,7 +1,9 @@
 import {
+  DEFAULT_REALM_ALLOWED_SCOPES,
   envDatabaseUrl,
   envHexKey32,
   envRedisUrl,
+  envScopeList,
   loadEnvParts,
   serviceRuntimeSchema,
 } from '@authz/shared/env';
@@ -15,7 +17,7 @@ const settingsSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default(''),
   SECRET_HASH_KEY: envHexKey32(),
   /** DECISIONS.md #1: one realm; its allowed-scopes policy, same default as identity. */
-  DEFAULT_REALM_ALLOWED_SCOPES: z.string().default('openid profile email offline_access'),
+  DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
 });
 
 export type ClientsEnv = ReturnType<typeof loadClientsEnv>;
@@ -34,6 +36,6 @@ export function loadClientsEnv(source: NodeJS.ProcessEnv = process.env) {
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     secretHashKey: settings.SECRET_HASH_KEY,
-    realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES.split(/\s+/).filter(Boolean),
+    realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
   };
 }

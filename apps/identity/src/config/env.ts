@@ -1,9 +1,11 @@
 import {
+  DEFAULT_REALM_ALLOWED_SCOPES,
   envDatabaseUrl,
   envHexKey32,
   envIssuer,
   envPositiveInt,
   envRedisUrl,
+  envScopeList,
   loadEnvParts,
   serviceRuntimeSchema,
 } from '@authz/shared/env';
@@ -16,7 +18,7 @@ const settingsSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default(''),
   SECRET_HASH_KEY: envHexKey32(),
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
-  DEFAULT_REALM_ALLOWED_SCOPES: z.string().default('openid profile email offline_access'),
+  DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
   // OWASP Password Storage Cheat Sheet minimum for argon2id (DECISIONS.md #4).
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
   ARGON2_ITERATIONS: envPositiveInt(2),
@@ -46,7 +48,7 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     secretHashKey: settings.SECRET_HASH_KEY,
     issuer: settings.JWT_ISSUER,
-    defaultRealmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES.split(/\s+/).filter(Boolean),
+    defaultRealmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     argon2: {
       memoryCost: settings.ARGON2_MEMORY_KIB,
       timeCost: settings.ARGON2_ITERATIONS,

@@ -42,3 +42,13 @@ export const envIssuer = () =>
     (value) => !value.endsWith('/') && !value.includes('?') && !value.includes('#'),
     'expected an absolute URL without trailing slash, query or fragment',
   );
+
+/** DEFAULT_REALM_ALLOWED_SCOPES' default (CONTRACT.md), read by identity and clients alike. */
+export const DEFAULT_REALM_ALLOWED_SCOPES = 'openid profile email offline_access';
+
+/** A space-separated scope list (RFC 6749 section 3.3) as an array of scope tokens. */
+export const envScopeList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) => value.split(/\s+/).filter(Boolean));
