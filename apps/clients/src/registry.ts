@@ -11,6 +11,8 @@ export interface ClientsRegistry {
   secretHashKey: Buffer;
   /** DECISIONS.md #1: the single realm's allowed-scopes policy (docs/clients.md #3). */
   realmAllowedScopes: ReadonlySet<string>;
+  /** Spec 5: the scopes a dynamically registered client may hold, in configured order. */
+  dynamicRegistrationScopes: readonly string[];
   invalidations: ClientInvalidations;
 }
 
@@ -23,6 +25,7 @@ export function createRegistry(
     log: parts.log,
     secretHashKey: env.secretHashKey,
     realmAllowedScopes: new Set(env.realmAllowedScopes),
+    dynamicRegistrationScopes: env.dynamicRegistrationScopes,
     invalidations: createClientInvalidations(parts.redis, env.redisKeyPrefix, parts.log),
   };
 }

@@ -12,6 +12,7 @@ import { Upstreams } from './plugins/upstreams.js';
 import { systemRoutes } from './system/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
+import { registrationRoute } from './clients/registration-route.js';
 import { clientRoutes } from './clients/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
 import { registerFormParser } from './oauth/form-body.js';
@@ -78,6 +79,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(tokenRoute, { upstreams, metrics });
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });
   await app.register(apiKeyRoutes, { upstreams });
+  await app.register(registrationRoute, { upstreams, registerClientBudget: env.rateLimit.registerClient });
 
   return { app, metrics, close: () => app.close() };
 }

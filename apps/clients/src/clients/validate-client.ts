@@ -13,6 +13,8 @@ export interface ValidationContext {
   allowedScopes: ReadonlySet<string>;
   /** Spec 4.7 PATCH: the realm cap is checked when scopes are set. */
   checkScopes: boolean;
+  /** The grant types a client may hold; GRANT_TYPES unless said otherwise. */
+  grantTypes?: readonly string[];
 }
 
 /**
@@ -27,7 +29,7 @@ export function validateClientConfig(config: ClientConfig, context: ValidationCo
   checkName(config, reject);
   checkRedirectUris(config, reject);
   if (context.checkScopes) checkScopes(config, context.allowedScopes, reject);
-  checkGrantsAndResponses(config, reject);
+  checkGrantsAndResponses(config, context.grantTypes ?? GRANT_TYPES, reject);
   checkAuthMethod(config, reject);
   if (problems.size > 0) {
     const details: FieldViolation[] = [...problems].map(([path, message]) => ({ path, message }));
@@ -63,11 +65,11 @@ function checkScopes({ scopes }: ClientConfig, allowed: ReadonlySet<string>, rej
 
 // docs/clients.md #2: authorization_code <=> code; refresh_token needs authorization_code;
 // client_credentials needs a confidential client.
-function checkGrantsAndResponses(config: ClientConfig, reject: Reject): void {
+function checkGrantsAndResponses(config: ClientConfig, known: readonly string[], reject: Reject): void {
   const { grantTypes, responseTypes } = config;
   if (grantTypes.length === 0) reject('grantTypes', 'must name at least one grant type');
-  if (grantTypes.some((grant) => !GRANT_TYPES.includes(grant))) {
-    reject('grantTypes', `must be among ${GRANT_TYPES.join(', ')}`);
+  if (grantTypes.some((grant) => !known.includes(grant))) {
+    reject('grantTypes', `must be among ${known.join(', ')}`);
   }
   if (grantTypes.includes('refresh_token') && !grantTypes.includes('authorization_code')) {
     reject('grantTypes', 'refresh_token requires authorization_code');

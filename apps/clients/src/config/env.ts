@@ -18,6 +18,8 @@ const settingsSchema = z.object({
   SECRET_HASH_KEY: envHexKey32(),
   /** DECISIONS.md #1: one realm; its allowed-scopes policy, same default as identity. */
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
+  /** Spec 5: the cap on the scopes of dynamically registered clients (docs/clients.md #9). */
+  DEFAULT_DYNAMIC_REGISTRATION_SCOPES: envScopeList('openid profile email'),
 });
 
 export type ClientsEnv = ReturnType<typeof loadClientsEnv>;
@@ -37,5 +39,6 @@ export function loadClientsEnv(source: NodeJS.ProcessEnv = process.env) {
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     secretHashKey: settings.SECRET_HASH_KEY,
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
+    dynamicRegistrationScopes: settings.DEFAULT_DYNAMIC_REGISTRATION_SCOPES,
   };
 }

@@ -1,6 +1,8 @@
 import type { ClientsService } from '@authz/proto/clients/v1/clients';
 import type { ServiceImplementation } from '@authz/shared/grpc';
 import { toApiKeyMessage } from '../api-keys/api-key-view.js';
+import { authenticateClient } from '../authentication/authenticate-client.js';
+import { toAuthenticatedClientMessage } from '../authentication/authenticated-client-view.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/manage-api-keys.js';
 import { toClientMessage } from '../clients/client-view.js';
 import {
@@ -11,6 +13,8 @@ import {
   regenerateClientSecret,
   updateClient,
 } from '../clients/manage-clients.js';
+import { registerClient } from '../registration/register-client.js';
+import { toRegistrationMessage } from '../registration/registration-view.js';
 import type { ClientsRegistry } from '../registry.js';
 
 /** The gRPC face of clients: thin translations to the feature logic (CONVENTIONS.md #2). */
@@ -50,6 +54,18 @@ export function clientsServiceImplementation(
     async revokeApiKey(request) {
       const { client, apiKey } = await revokeApiKey(registry, request.client, request.keyId);
       return { apiKey: toApiKeyMessage(apiKey, client.clientId) };
+    },
+    async registerClient(request) {
+      return toRegistrationMessage(await registerClient(registry, request.metadataJson));
+    },
+    async authenticateClient(request) {
+      const client = await authenticateClient(registry, {
+        ...(request.bodyClientId === undefined ? {} : { bodyClientId: request.bodyClientId }),
+        ...(request.bodyClientSecret === undefined ? {} : { bodyClientSecret: request.bodyClientSecret }),
+        ...(request.basic ? { basic: request.basic } : {}),
+        grantType: request.grantType,
+      });
+      return { client: toAuthenticatedClientMessage(client) };
     },
   };
 }

@@ -1,0 +1,19 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { AuthenticatedClientSchema } from '@authz/proto/clients/v1/clients';
+import type { Client } from '../generated/prisma/client.js';
+
+/** What the token endpoint needs to run a grant for this client. */
+export function toAuthenticatedClientMessage(
+  client: Client,
+): MessageInitShape<typeof AuthenticatedClientSchema> {
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    grantTypes: client.grantTypes,
+    scopes: client.scopes,
+    audience: client.audience,
+    isAgent: client.isAgent,
+    agentScopeModes: client.agentScopeModes,
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+  };
+}

@@ -1,0 +1,87 @@
+import { InvalidClientMetadataError, InvalidRedirectUriError } from '@authz/shared/errors';
+import { GRANT_TYPES } from '../clients/validate-client.js';
+
+/** RFC 8693: dynamically registered agents may hold it (DECISIONS.md #12). */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const DYNAMIC_GRANT_TYPES: readonly string[] = [...GRANT_TYPES, TOKEN_EXCHANGE_GRANT];
+
+/** RFC 7591 section 2 client metadata as received, types checked, defaults not yet applied. */
+export interface RegistrationMetadata {
+  redirectUris?: string[];
+  tokenEndpointAuthMethod?: string;
+  grantTypes?: string[];
+  responseTypes?: string[];
+  clientName?: string;
+  /** The space-separated `scope`, split. */
+  scopes?: string[];
+  jwks?: object;
+  jwksUri?: string;
+  isAgent?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+/** RFC 7591 section 2: reads the members we know; unknown members are ignored. */
+export function parseRegistrationMetadata(text: string): RegistrationMetadata {
+  const body = parseObject(text);
+  const metadata: RegistrationMetadata = {};
+  const redirectUris = stringList(body, 'redirect_uris');
+  if (redirectUris) metadata.redirectUris = redirectUris;
+  const method = stringMember(body, 'token_endpoint_auth_method');
+  if (method !== undefined) metadata.tokenEndpointAuthMethod = method;
+  const grantTypes = stringList(body, 'grant_types');
+  if (grantTypes) metadata.grantTypes = grantTypes;
+  const responseTypes = stringList(body, 'response_types');
+  if (responseTypes) metadata.responseTypes = responseTypes;
+  const clientName = stringMember(body, 'client_name');
+  if (clientName !== undefined) metadata.clientName = clientName;
+  const scope = stringMember(body, 'scope');
+  if (scope !== undefined) metadata.scopes = scope.split(' ').filter(Boolean);
+  const jwksUri = stringMember(body, 'jwks_uri');
+  if (jwksUri !== undefined) metadata.jwksUri = jwksUri;
+  if (body.jwks !== undefined) {
+    if (!isObject(body.jwks)) throw invalid('jwks must be a JSON object');
+    metadata.jwks = body.jwks;
+  }
+  if (body.is_agent !== undefined) {
+    if (typeof body.is_agent !== 'boolean') throw invalid('is_agent must be a boolean');
+    metadata.isAgent = body.is_agent;
+  }
+  return metadata;
+}
+
+function parseObject(text: string): Json {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid('the request body must be a JSON object');
+  }
+  if (!isObject(parsed)) throw invalid('the request body must be a JSON object');
+  return parsed;
+}
+
+function stringMember(body: Json, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid(`${name} must be a string`);
+  return value;
+}
+
+function stringList(body: Json, name: string): string[] | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    const message = `${name} must be an array of strings`;
+    throw name === 'redirect_uris' ? new InvalidRedirectUriError({ message }) : invalid(message);
+  }
+  return value as string[];
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(message: string): InvalidClientMetadataError {
+  return new InvalidClientMetadataError({ message });
+}

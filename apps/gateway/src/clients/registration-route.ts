@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { noStore } from '../http/no-store.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+
+export interface RegistrationRouteOptions {
+  upstreams: Upstreams;
+  /** Spec 8: the per-IP budget shared with POST /api/clients/ and regenerate-secret. */
+  registerClientBudget: RateLimitBudget;
+}
+
+const strings = { type: 'array', items: { type: 'string' } } as const;
+
+// RFC 7591 section 3.2.1.
+const registrationResponse = {
+  type: 'object',
+  required: [
+    'client_id',
+    'client_id_issued_at',
+    'redirect_uris',
+    'token_endpoint_auth_method',
+    'grant_types',
+    'response_types',
+    'is_agent',
+  ],
+  additionalProperties: false,
+  properties: {
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+    client_id_issued_at: { type: 'integer' },
+    client_secret_expires_at: { type: 'integer' },
+    redirect_uris: strings,
+    token_endpoint_auth_method: { type: 'string' },
+    grant_types: strings,
+    response_types: strings,
+    client_name: { type: 'string' },
+    scope: { type: 'string' },
+    jwks: { type: 'object', additionalProperties: true },
+    jwks_uri: { type: 'string' },
+    is_agent: { type: 'boolean' },
+  },
+} as const;
+
+/**
+ * RFC 7591 dynamic client registration, open mode (spec 4.3, 5): clients applies every rule
+ * to the JSON body as received; errors are RFC 7591 section 3.2.2 bodies.
+ */
+export async function registrationRoute(
+  app: FastifyInstance,
+  { upstreams, registerClientBudget }: RegistrationRouteOptions,
+) {
+  app.post(
+    '/oauth/register',
+    {
+      config: { errorFormat: 'oauth', rateLimit: { bucket: 'register-client', ...registerClientBudget } },
+      schema: { response: { 201: registrationResponse } },
+    },
+    async (request, reply) => {
+      const registered = await upstreams.clients.registerClient({
+        metadataJson: JSON.stringify(request.body ?? null),
+      });
+      return noStore(reply)
+        .code(201)
+        .send({
+          client_id: registered.clientId,
+          ...(registered.clientSecret === undefined
+            ? {}
+            : { client_secret: registered.clientSecret, client_secret_expires_at: 0 }),
+          client_id_issued_at: Number(registered.clientIdIssuedAt),
+          redirect_uris: registered.redirectUris,
+          token_endpoint_auth_method: registered.tokenEndpointAuthMethod,
+          grant_types: registered.grantTypes,
+          response_types: registered.responseTypes,
+          ...(registered.clientName === undefined ? {} : { client_name: registered.clientName }),
+          ...(registered.scope === undefined ? {} : { scope: registered.scope }),
+          ...(registered.jwks === undefined ? {} : { jwks: JSON.parse(registered.jwks) as object }),
+          ...(registered.jwksUri === undefined ? {} : { jwks_uri: registered.jwksUri }),
+          is_agent: registered.isAgent,
+        });
+    },
+  );
+}
