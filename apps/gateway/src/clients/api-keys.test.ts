@@ -1,41 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { runSetEnvironment } from '@authz/clients';
 import { keyedHash } from '@authz/shared/crypto';
-import { testLogger, useTestEnvironment } from '@authz/shared/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSuite, type Suite } from '../test/suite.js';
-import { call, newDeveloper, NOT_FOUND, UNAUTHORIZED, validationError } from './test-helpers.js';
+import { testLogger } from '@authz/shared/testing';
+import { describe, expect, it } from 'vitest';
+import { call, NOT_FOUND, UNAUTHORIZED, validationError } from './test-helpers.js';
+import { useDevelopers } from './use-developers.js';
 
 // Spec 4.8 end to end, with the operator command of DECISIONS.md #14.
-const environment = useTestEnvironment();
-const secretHashKey = randomBytes(32);
-let suite: Suite;
-let sql: pg.Pool;
-let alice: { token: string };
-let bob: { token: string };
-
-beforeAll(async () => {
-  suite = await startSuite({
-    databaseUrl: environment.databaseUrl,
-    redisUrl: environment.redisUrl,
-    redisKeyPrefix: environment.redisPrefix,
-    serviceEnv: { SECRET_HASH_KEY: secretHashKey.toString('hex') },
-  });
-  sql = new pg.Pool({ connectionString: environment.databaseUrl, max: 2 });
-  [alice, bob] = await Promise.all([newDeveloper(suite), newDeveloper(suite)]);
-});
-
-afterAll(async () => {
-  await sql?.end();
-  await suite?.close();
-});
+const developers = useDevelopers();
 
 type KeyView = Record<string, unknown> & { id: string; key?: string; revokedAt: number | null };
 
 async function newClient() {
-  const { body } = await call<{ id: string; clientId: string }>(suite, 'POST', '/api/clients', {
-    token: alice.token,
+  const { body } = await call<{ id: string; clientId: string }>(developers.suite, 'POST', '/api/clients', {
+    token: developers.alice.token,
     body: {
       name: 'Backend',
       grantTypes: ['client_credentials'],
@@ -49,9 +27,9 @@ async function newClient() {
 const setEnvironment = (clientId: string, value: string) =>
   runSetEnvironment(
     {
-      databaseUrl: environment.databaseUrl,
-      redisUrl: environment.redisUrl,
-      redisKeyPrefix: environment.redisPrefix,
+      databaseUrl: developers.environment.databaseUrl,
+      redisUrl: developers.environment.redisUrl,
+      redisKeyPrefix: developers.environment.redisPrefix,
       log: testLogger(),
     },
     clientId,
@@ -61,8 +39,8 @@ const setEnvironment = (clientId: string, value: string) =>
 describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
   it('creates a key shown once, lists it masked, stores only its keyed hash', async () => {
     const client = await newClient();
-    const created = await call<KeyView>(suite, 'POST', `/api/clients/${client.id}/api-keys`, {
-      token: alice.token,
+    const created = await call<KeyView>(developers.suite, 'POST', `/api/clients/${client.id}/api-keys`, {
+      token: developers.alice.token,
       body: { name: 'CI pipeline' },
     });
     expect(created.status).toBe(201);
@@ -81,47 +59,60 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
     };
     expect(created.body).toEqual({ ...masked, key });
 
-    const listed = await call(suite, 'GET', `/api/clients/${client.clientId}/api-keys/`, {
-      token: alice.token,
+    const listed = await call(developers.suite, 'GET', `/api/clients/${client.clientId}/api-keys/`, {
+      token: developers.alice.token,
     });
     expect(listed).toMatchObject({ status: 200, body: { apiKeys: [masked] } });
     expect(JSON.stringify(listed.body)).not.toContain(key);
 
-    const { rows } = await sql.query(`SELECT row_to_json(k)::text AS row, key_hash FROM clients.api_keys k`);
+    const { rows } = await developers.sql.query(
+      `SELECT row_to_json(k)::text AS row, key_hash FROM clients.api_keys k`,
+    );
     expect(rows).toHaveLength(1);
-    expect(rows[0].key_hash).toBe(keyedHash(secretHashKey, key));
+    expect(rows[0].key_hash).toBe(keyedHash(developers.secretHashKey, key));
     expect(rows[0].row).not.toContain(key.slice(11, -4));
   });
 
   it('revokes with DELETE, idempotently, and keeps the revoked key in the list', async () => {
     const client = await newClient();
-    const { body: created } = await call<KeyView>(suite, 'POST', `/api/clients/${client.clientId}/api-keys`, {
-      token: alice.token,
-      body: { name: 'temp' },
-    });
+    const { body: created } = await call<KeyView>(
+      developers.suite,
+      'POST',
+      `/api/clients/${client.clientId}/api-keys`,
+      {
+        token: developers.alice.token,
+        body: { name: 'temp' },
+      },
+    );
     const path = `/api/clients/${client.id}/api-keys/${created.id}`;
-    const revoked = await call<KeyView>(suite, 'DELETE', path, { token: alice.token });
+    const revoked = await call<KeyView>(developers.suite, 'DELETE', path, { token: developers.alice.token });
     const { key: _key, ...masked } = created;
     expect(revoked).toMatchObject({ status: 200, body: { ...masked, revokedAt: expect.any(Number) } });
     expect(revoked.body).not.toHaveProperty('key');
-    const again = await call<KeyView>(suite, 'DELETE', `${path}/`, { token: alice.token });
+    const again = await call<KeyView>(developers.suite, 'DELETE', `${path}/`, {
+      token: developers.alice.token,
+    });
     expect(again).toMatchObject({ status: 200, body: revoked.body });
-    const listed = await call(suite, 'GET', `/api/clients/${client.id}/api-keys`, { token: alice.token });
+    const listed = await call(developers.suite, 'GET', `/api/clients/${client.id}/api-keys`, {
+      token: developers.alice.token,
+    });
     expect(listed.body).toEqual({ apiKeys: [revoked.body] });
   });
 
   it('refuses keys with 403 once the operator moves the client out of development', async () => {
     const client = await newClient();
     const path = `/api/clients/${client.id}/api-keys`;
-    const { body: kept } = await call<KeyView>(suite, 'POST', path, {
-      token: alice.token,
+    const { body: kept } = await call<KeyView>(developers.suite, 'POST', path, {
+      token: developers.alice.token,
       body: { name: 'dev' },
     });
     expect(await setEnvironment(client.clientId, 'production')).toEqual({
       clientId: client.clientId,
       revokedKeys: 1,
     });
-    expect(await call(suite, 'POST', path, { token: alice.token, body: { name: 'prod' } })).toMatchObject({
+    expect(
+      await call(developers.suite, 'POST', path, { token: developers.alice.token, body: { name: 'prod' } }),
+    ).toMatchObject({
       status: 403,
       body: {
         error: 'API keys are only available for clients in the development environment',
@@ -130,14 +121,21 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
       },
     });
     // Leaving development revoked the key; the list still shows it (spec 4.8).
-    const listed = await call<{ apiKeys: KeyView[] }>(suite, 'GET', path, { token: alice.token });
+    const listed = await call<{ apiKeys: KeyView[] }>(developers.suite, 'GET', path, {
+      token: developers.alice.token,
+    });
     expect(listed.body.apiKeys.map((key) => [key.id, key.revokedAt === null])).toEqual([[kept.id, false]]);
     expect(await setEnvironment(client.clientId, 'development')).toEqual({
       clientId: client.clientId,
       revokedKeys: 0,
     });
     expect(
-      (await call(suite, 'POST', path, { token: alice.token, body: { name: 'dev again' } })).status,
+      (
+        await call(developers.suite, 'POST', path, {
+          token: developers.alice.token,
+          body: { name: 'dev again' },
+        })
+      ).status,
     ).toBe(201);
   });
 
@@ -145,7 +143,7 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
     const client = await newClient();
     const path = `/api/clients/${client.id}/api-keys`;
     for (const body of [{}, { name: '' }, { name: 'k'.repeat(256) }]) {
-      const response = await call(suite, 'POST', path, { token: alice.token, body });
+      const response = await call(developers.suite, 'POST', path, { token: developers.alice.token, body });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(
         validationError([
@@ -157,8 +155,8 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
         ]),
       );
     }
-    const { body: key } = await call<KeyView>(suite, 'POST', path, {
-      token: alice.token,
+    const { body: key } = await call<KeyView>(developers.suite, 'POST', path, {
+      token: developers.alice.token,
       body: { name: 'mine' },
     });
     for (const [method, target, body] of [
@@ -166,11 +164,13 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
       ['GET', path, undefined],
       ['DELETE', `${path}/${key.id}`, undefined],
     ] as const) {
-      expect(await call(suite, method, target, { token: bob.token, body })).toMatchObject({
+      expect(
+        await call(developers.suite, method, target, { token: developers.bob.token, body }),
+      ).toMatchObject({
         status: 404,
         body: NOT_FOUND,
       });
-      const anonymous = await call(suite, method, target, { body });
+      const anonymous = await call(developers.suite, method, target, { body });
       expect(anonymous).toMatchObject({ status: 401, body: UNAUTHORIZED });
       expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="authz"');
     }
@@ -179,13 +179,17 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
       `${path}/not-a-uuid`,
       `/api/clients/${randomUUID()}/api-keys/${key.id}`,
     ]) {
-      expect(await call(suite, 'DELETE', target, { token: alice.token })).toMatchObject({
-        status: 404,
-        body: NOT_FOUND,
-      });
+      expect(await call(developers.suite, 'DELETE', target, { token: developers.alice.token })).toMatchObject(
+        {
+          status: 404,
+          body: NOT_FOUND,
+        },
+      );
     }
     // The key was never touched by those attempts.
-    const listed = await call<{ apiKeys: KeyView[] }>(suite, 'GET', path, { token: alice.token });
+    const listed = await call<{ apiKeys: KeyView[] }>(developers.suite, 'GET', path, {
+      token: developers.alice.token,
+    });
     expect(listed.body.apiKeys[0]?.revokedAt).toBeNull();
   });
 });

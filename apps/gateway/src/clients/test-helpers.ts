@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Suite } from '../test/suite.js';
 
 /** HTTP helpers of the developer API tests (spec 4.7, 4.8). */
@@ -48,4 +49,37 @@ export const REDIRECT_URI_MESSAGE =
 /** Spec 7 validation envelope. */
 export function validationError(details: { path: string; message: string }[]) {
   return { error: 'Validation error', code: 'VALIDATION_ERROR', statusCode: 400, details };
+}
+
+export type ClientView = Record<string, unknown> & { id: string; clientId: string; clientSecret?: string };
+
+export const webApp = {
+  name: 'Web app',
+  redirectUris: ['https://app.example/callback', 'http://127.0.0.1:8080/cb'],
+  scopes: ['openid', 'email'],
+  tokenEndpointAuthMethod: 'client_secret_basic',
+};
+
+/** POST /api/clients/ as `token`'s developer; the web app above unless `body` is given. */
+export async function createClient(suite: Suite, token: string, body: Record<string, unknown> = webApp) {
+  return call<ClientView>(suite, 'POST', '/api/clients/', { token, body });
+}
+
+export function expectedView(overrides: Record<string, unknown>) {
+  return {
+    id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    clientId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+    description: null,
+    redirectUris: [],
+    scopes: [],
+    grantTypes: ['authorization_code', 'refresh_token'],
+    responseTypes: ['code'],
+    tokenEndpointAuthMethod: 'none',
+    enabled: true,
+    requirePkce: true,
+    createdAt: expect.any(Number),
+    updatedAt: expect.any(Number),
+    lastUsedAt: null,
+    ...overrides,
+  };
 }

@@ -1,4 +1,4 @@
-import { TestSmtpSink, useTestEnvironment } from '@authz/shared/testing';
+import { TestSmtpSink, useTestEnvironment, type TestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { startSuite, type Suite, type SuiteOptions } from './suite.js';
 
@@ -9,6 +9,8 @@ export interface SuiteContext {
   readonly smtp: TestSmtpSink;
   /** This file's own database, for looking at what the services stored. */
   readonly databaseUrl: string;
+  /** This file's database, Redis and key prefix. */
+  readonly environment: TestEnvironment;
   /** An absolute URL of the gateway. */
   url(path: string): string;
 }
@@ -59,6 +61,7 @@ export function useSuite(options: UseSuiteOptions = {}): SuiteContext {
     get databaseUrl() {
       return environment.databaseUrl;
     },
+    environment,
     url: (path) => `${suite?.baseUrl ?? ''}${path}`,
   };
 }
