@@ -1,5 +1,7 @@
 import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
+import { createClientKeySets, type ClientKeySets } from './authentication/client-key-sets.js';
+import { createCimdResolver, type CimdResolver } from './cimd/resolve-cimd-client.js';
 import type { ClientsEnv } from './config/env.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { createClientInvalidations, type ClientInvalidations } from './invalidation/client-invalidations.js';
@@ -7,25 +9,47 @@ import { createClientInvalidations, type ClientInvalidations } from './invalidat
 /** Everything the features need, built once per app (CONVENTIONS.md #6). */
 export interface ClientsRegistry {
   prisma: PrismaClient;
+  /** Keys carry the service's REDIS_KEY_PREFIX (ioredis keyPrefix). */
+  redis: Redis;
   log: Logger;
   secretHashKey: Buffer;
+  /** RFC 7523 section 3: the audiences a client assertion may name. */
+  assertionAudiences: readonly string[];
   /** DECISIONS.md #1: the single realm's allowed-scopes policy (docs/clients.md #3). */
   realmAllowedScopes: ReadonlySet<string>;
   /** Spec 5: the scopes a dynamically registered client may hold, in configured order. */
   dynamicRegistrationScopes: readonly string[];
+  /** Test-only CIMD_ALLOW_INSECURE_LOOPBACK: loopback http for documents and jwks_uri. */
+  allowInsecureLoopback: boolean;
   invalidations: ClientInvalidations;
+  /** Undefined while CIMD_ENABLED is off. */
+  cimd: CimdResolver | undefined;
+  keySets: ClientKeySets;
 }
 
 export function createRegistry(
   env: ClientsEnv,
   parts: { prisma: PrismaClient; redis: Redis; log: Logger },
 ): ClientsRegistry {
+  const outbound = { allowInsecureLoopback: env.allowInsecureLoopback };
   return {
     prisma: parts.prisma,
+    redis: parts.redis,
     log: parts.log,
     secretHashKey: env.secretHashKey,
+    assertionAudiences: [env.issuer, `${env.issuer}/oauth/token`],
     realmAllowedScopes: new Set(env.realmAllowedScopes),
     dynamicRegistrationScopes: env.dynamicRegistrationScopes,
+    allowInsecureLoopback: env.allowInsecureLoopback,
     invalidations: createClientInvalidations(parts.redis, env.redisKeyPrefix, parts.log),
+    cimd: env.cimdEnabled
+      ? createCimdResolver({
+          redis: parts.redis,
+          log: parts.log,
+          dynamicRegistrationScopes: env.dynamicRegistrationScopes,
+          ...outbound,
+        })
+      : undefined,
+    keySets: createClientKeySets(outbound),
   };
 }

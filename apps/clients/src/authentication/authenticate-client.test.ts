@@ -123,11 +123,7 @@ describe('AuthenticateClient', () => {
     const { apiKey, key } = await clients.client.createApiKey({ client: { owner, id }, name: 'dev' });
     const basic = { clientId, clientSecret: key };
     const { client } = await clients.client.authenticateClient({ basic, grantType: 'client_credentials' });
-    expect(client?.clientId).toBe(clientId);
-    const { rows } = await clients.sql.query('SELECT last_used_at FROM clients.api_keys WHERE id = $1', [
-      apiKey!.id,
-    ]);
-    expect(rows[0].last_used_at).not.toBeNull();
+    expect(client).toMatchObject({ clientId, apiKeyId: apiKey!.id });
     await expectRejected({ basic, grantType: 'refresh_token' });
 
     await clients.sql.query(`UPDATE clients.clients SET environment = 'staging' WHERE id = $1`, [id]);
@@ -137,5 +133,46 @@ describe('AuthenticateClient', () => {
 
     await clients.client.revokeApiKey({ client: { owner, id }, keyId: apiKey!.id });
     await expectRejected({ basic, grantType: 'client_credentials' });
+  });
+});
+
+describe('RecordClientUsage', () => {
+  const lastUsed = async (table: 'clients' | 'api_keys', id: string) => {
+    const { rows } = await clients.sql.query(`SELECT last_used_at FROM clients.${table} WHERE id = $1`, [id]);
+    return (rows[0].last_used_at as Date | null)?.getTime() ?? null;
+  };
+
+  it('sets lastUsedAt of clients and API keys to the latest reported use, never backwards', async () => {
+    const { owner, id } = await create(machine('client_secret_basic'));
+    const { apiKey } = await clients.client.createApiKey({ client: { owner, id }, name: 'dev' });
+    expect(await lastUsed('clients', id)).toBeNull();
+
+    await clients.client.recordClientUsage({
+      uses: [
+        { id, usedAt: 1_800_000_000_000n },
+        { id, apiKeyId: apiKey!.id, usedAt: 1_800_000_005_000n },
+      ],
+    });
+    expect(await lastUsed('clients', id)).toBe(1_800_000_005_000);
+    expect(await lastUsed('api_keys', apiKey!.id)).toBe(1_800_000_005_000);
+
+    // A late report of an older use leaves the newer time alone.
+    await clients.client.recordClientUsage({
+      uses: [{ id, apiKeyId: apiKey!.id, usedAt: 1_700_000_000_000n }],
+    });
+    expect(await lastUsed('clients', id)).toBe(1_800_000_005_000);
+    expect(await lastUsed('api_keys', apiKey!.id)).toBe(1_800_000_005_000);
+  });
+
+  it('ignores ids that name nothing (a CIMD client has no record)', async () => {
+    await expect(
+      clients.client.recordClientUsage({
+        uses: [
+          { id: '', usedAt: 1_800_000_000_000n },
+          { id: 'https://app.example/client.json', usedAt: 1_800_000_000_000n },
+          { id: '00000000-0000-4000-8000-000000000000', usedAt: 1_800_000_000_000n },
+        ],
+      }),
+    ).resolves.toEqual(expect.anything());
   });
 });

@@ -1,10 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { AuthenticatedClientSchema } from '@authz/proto/clients/v1/clients';
-import type { Client } from '../generated/prisma/client.js';
+import type { AuthenticatableClient } from './authenticatable-client.js';
 
 /** What the token endpoint needs to run a grant for this client. */
 export function toAuthenticatedClientMessage(
-  client: Client,
+  client: AuthenticatableClient,
+  apiKeyId?: string,
 ): MessageInitShape<typeof AuthenticatedClientSchema> {
   return {
     id: client.id,
@@ -15,5 +16,10 @@ export function toAuthenticatedClientMessage(
     isAgent: client.isAgent,
     agentScopeModes: client.agentScopeModes,
     tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+    source: client.source,
+    redirectUris: client.redirectUris,
+    requirePkce: client.requirePkce,
+    name: client.name,
+    ...(apiKeyId ? { apiKeyId } : {}),
   };
 }

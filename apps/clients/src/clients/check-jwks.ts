@@ -16,10 +16,15 @@ export function isJwksShape(value: unknown): boolean {
   );
 }
 
-export function isAcceptableJwksUri(value: string): boolean {
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** https only; loopback http too under the test-only CIMD_ALLOW_INSECURE_LOOPBACK. */
+export function isAcceptableJwksUri(value: string, allowInsecureLoopback = false): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '' && !value.includes('#');
+    if (url.hostname === '' || value.includes('#') || url.username || url.password) return false;
+    if (url.protocol === 'https:') return true;
+    return allowInsecureLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
   } catch {
     return false;
   }

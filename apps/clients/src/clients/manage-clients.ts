@@ -11,7 +11,7 @@ import { validateClientConfig } from './validate-client.js';
 
 export type ClientDeps = Pick<
   ClientsRegistry,
-  'prisma' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations'
+  'prisma' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations' | 'allowInsecureLoopback'
 >;
 
 /** Spec 4.7 GET /api/clients/: the owner's clients, oldest first. */
@@ -35,7 +35,11 @@ export async function createClient(
 ): Promise<{ client: Client; clientSecret?: string }> {
   if (!owner?.developerId || !owner.realmId) throw new NotFoundError({ detail: 'no owner' });
   const config = applySettings(CREATE_DEFAULTS, { ...settings, enabled: undefined } as ClientSettings);
-  validateClientConfig(config, { allowedScopes: deps.realmAllowedScopes, checkScopes: true });
+  validateClientConfig(config, {
+    allowedScopes: deps.realmAllowedScopes,
+    checkScopes: true,
+    allowInsecureLoopback: deps.allowInsecureLoopback,
+  });
   const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
   const client = await deps.prisma.client.create({
     data: {
@@ -71,6 +75,7 @@ export async function updateClient(
   validateClientConfig(config, {
     allowedScopes: deps.realmAllowedScopes,
     checkScopes: settings?.scopes !== undefined,
+    allowInsecureLoopback: deps.allowInsecureLoopback,
   });
   const updated = await deps.prisma.client.update({
     where: { id: current.id },

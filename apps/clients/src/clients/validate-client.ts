@@ -15,6 +15,8 @@ export interface ValidationContext {
   checkScopes: boolean;
   /** The grant types a client may hold; GRANT_TYPES unless said otherwise. */
   grantTypes?: readonly string[];
+  /** Test-only CIMD_ALLOW_INSECURE_LOOPBACK: a loopback http jwksUri is accepted. */
+  allowInsecureLoopback?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export function validateClientConfig(config: ClientConfig, context: ValidationCo
   checkRedirectUris(config, reject);
   if (context.checkScopes) checkScopes(config, context.allowedScopes, reject);
   checkGrantsAndResponses(config, context.grantTypes ?? GRANT_TYPES, reject);
-  checkAuthMethod(config, reject);
+  checkAuthMethod(config, context.allowInsecureLoopback ?? false, reject);
   if (problems.size > 0) {
     const details: FieldViolation[] = [...problems].map(([path, message]) => ({ path, message }));
     throw new ValidationError(details);
@@ -87,12 +89,13 @@ function checkGrantsAndResponses(config: ClientConfig, known: readonly string[],
 }
 
 // DECISIONS.md #16: private_key_jwt needs jwks or jwksUri, not both.
-function checkAuthMethod(config: ClientConfig, reject: Reject): void {
+function checkAuthMethod(config: ClientConfig, allowInsecureLoopback: boolean, reject: Reject): void {
   const { tokenEndpointAuthMethod: method, jwks, jwksUri } = config;
   if (!AUTH_METHODS.includes(method))
     reject('tokenEndpointAuthMethod', `must be one of ${AUTH_METHODS.join(', ')}`);
   if (jwks !== null && !isJwksShape(jwks)) reject('jwks', JWKS_MESSAGE);
-  if (jwksUri !== null && !isAcceptableJwksUri(jwksUri)) reject('jwksUri', JWKS_URI_MESSAGE);
+  if (jwksUri !== null && !isAcceptableJwksUri(jwksUri, allowInsecureLoopback))
+    reject('jwksUri', JWKS_URI_MESSAGE);
   if (jwks !== null && jwksUri !== null) reject('jwksUri', 'give jwks or jwksUri, not both');
   if (method === 'private_key_jwt' && jwks === null && jwksUri === null) {
     reject('jwks', 'jwks or jwksUri is required for private_key_jwt');

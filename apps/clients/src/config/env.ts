@@ -1,7 +1,9 @@
 import {
   DEFAULT_REALM_ALLOWED_SCOPES,
+  envBoolean,
   envDatabaseUrl,
   envHexKey32,
+  envIssuer,
   envRedisUrl,
   envScopeList,
   loadEnvParts,
@@ -20,6 +22,12 @@ const settingsSchema = z.object({
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
   /** Spec 5: the cap on the scopes of dynamically registered clients (docs/clients.md #9). */
   DEFAULT_DYNAMIC_REGISTRATION_SCOPES: envScopeList('openid profile email'),
+  /** RFC 7523 section 3: a client assertion's aud must name the issuer or its token endpoint. */
+  JWT_ISSUER: envIssuer().default('http://localhost:3000'),
+  /** Client ID metadata documents: https URLs as client_id (docs/clients.md "CIMD"). */
+  CIMD_ENABLED: envBoolean(false),
+  /** Test-only: loopback http document and jwks_uri URLs, fetched from loopback addresses. */
+  CIMD_ALLOW_INSECURE_LOOPBACK: envBoolean(false),
 });
 
 export type ClientsEnv = ReturnType<typeof loadClientsEnv>;
@@ -40,5 +48,8 @@ export function loadClientsEnv(source: NodeJS.ProcessEnv = process.env) {
     secretHashKey: settings.SECRET_HASH_KEY,
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     dynamicRegistrationScopes: settings.DEFAULT_DYNAMIC_REGISTRATION_SCOPES,
+    issuer: settings.JWT_ISSUER,
+    cimdEnabled: settings.CIMD_ENABLED,
+    allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
   };
 }

@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import {
-  InvalidClientMetadataError,
-  InvalidRedirectUriError,
-  ValidationError,
-  type FieldViolation,
-} from '@authz/shared/errors';
+import { ValidationError } from '@authz/shared/errors';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { isConfidential, type ClientConfig } from '../clients/client-config.js';
 import { configData } from '../clients/client-data.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import type { Client } from '../generated/prisma/client.js';
 import type { ClientsRegistry } from '../registry.js';
+import { toRegistrationError } from './metadata-problems.js';
 import {
+  cappedScopes,
   DYNAMIC_GRANT_TYPES,
   parseRegistrationMetadata,
   type RegistrationMetadata,
@@ -19,7 +16,7 @@ import {
 
 export type RegistrationDeps = Pick<
   ClientsRegistry,
-  'prisma' | 'secretHashKey' | 'dynamicRegistrationScopes'
+  'prisma' | 'secretHashKey' | 'dynamicRegistrationScopes' | 'allowInsecureLoopback'
 >;
 
 export interface Registration {
@@ -44,6 +41,7 @@ export async function registerClient(deps: RegistrationDeps, metadataJson: strin
       allowedScopes: new Set(),
       checkScopes: false,
       grantTypes: DYNAMIC_GRANT_TYPES,
+      allowInsecureLoopback: deps.allowInsecureLoopback,
     });
   } catch (error) {
     throw error instanceof ValidationError ? toRegistrationError(error.details ?? []) : error;
@@ -85,42 +83,6 @@ function registeredConfig(
     jwks: metadata.jwks ?? null,
     jwksUri: metadata.jwksUri ?? null,
   };
-}
-
-// RFC 7591 section 2 lets the server replace requested values: outside the cap is dropped;
-// no scope at all registers the whole cap.
-function cappedScopes(requested: string[] | undefined, cap: readonly string[]): string[] {
-  if (requested === undefined) return [...cap];
-  return unique(requested).filter((scope) => cap.includes(scope));
-}
-
-const METADATA_NAMES: Record<string, string> = {
-  name: 'client_name',
-  redirectUris: 'redirect_uris',
-  grantTypes: 'grant_types',
-  responseTypes: 'response_types',
-  tokenEndpointAuthMethod: 'token_endpoint_auth_method',
-  jwks: 'jwks',
-  jwksUri: 'jwks_uri',
-};
-
-/** RFC 7591 section 3.2.2: redirect URI problems first, else every metadata problem. */
-function toRegistrationError(details: FieldViolation[]): Error {
-  const describe = ({ path, message }: FieldViolation) => `${metadataName(path)}: ${renameFields(message)}`;
-  const redirects = details.filter(({ path }) => path.startsWith('redirectUris'));
-  if (redirects.length > 0)
-    return new InvalidRedirectUriError({ message: redirects.map(describe).join('; ') });
-  return new InvalidClientMetadataError({ message: details.map(describe).join('; ') });
-}
-
-function metadataName(path: string): string {
-  const [field = path, index] = path.split('.');
-  const name = METADATA_NAMES[field] ?? field;
-  return index === undefined ? name : `${name}[${index}]`;
-}
-
-function renameFields(message: string): string {
-  return message.replace(/tokenEndpointAuthMethod|jwksUri/g, (field) => METADATA_NAMES[field] ?? field);
 }
 
 function unique(values: string[]): string[] {

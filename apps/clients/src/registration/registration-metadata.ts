@@ -85,3 +85,10 @@ function isObject(value: unknown): value is Json {
 function invalid(message: string): InvalidClientMetadataError {
   return new InvalidClientMetadataError({ message });
 }
+
+// RFC 7591 section 2 lets the server replace requested values: outside the cap is dropped;
+// no scope at all registers the whole cap.
+export function cappedScopes(requested: readonly string[] | undefined, cap: readonly string[]): string[] {
+  if (requested === undefined) return [...cap];
+  return [...new Set(requested)].filter((scope) => cap.includes(scope));
+}

@@ -16,6 +16,7 @@ import {
 import { registerClient } from '../registration/register-client.js';
 import { toRegistrationMessage } from '../registration/registration-view.js';
 import type { ClientsRegistry } from '../registry.js';
+import { recordClientUsage } from '../usage/record-client-usage.js';
 
 /** The gRPC face of clients: thin translations to the feature logic (CONVENTIONS.md #2). */
 export function clientsServiceImplementation(
@@ -59,13 +60,22 @@ export function clientsServiceImplementation(
       return toRegistrationMessage(await registerClient(registry, request.metadataJson));
     },
     async authenticateClient(request) {
-      const client = await authenticateClient(registry, {
+      const { client, apiKeyId } = await authenticateClient(registry, {
         ...(request.bodyClientId === undefined ? {} : { bodyClientId: request.bodyClientId }),
         ...(request.bodyClientSecret === undefined ? {} : { bodyClientSecret: request.bodyClientSecret }),
         ...(request.basic ? { basic: request.basic } : {}),
+        ...(request.clientAssertionType === undefined
+          ? {}
+          : { clientAssertionType: request.clientAssertionType }),
+        ...(request.clientAssertion === undefined ? {} : { clientAssertion: request.clientAssertion }),
         grantType: request.grantType,
+        sharedSecretOnly: request.sharedSecretOnly,
       });
-      return { client: toAuthenticatedClientMessage(client) };
+      return { client: toAuthenticatedClientMessage(client, apiKeyId) };
+    },
+    async recordClientUsage(request) {
+      await recordClientUsage(registry, request.uses);
+      return {};
     },
   };
 }

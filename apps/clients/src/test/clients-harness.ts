@@ -19,8 +19,15 @@ export interface ClientsHarness {
 }
 
 /** Builds and starts clients over real gRPC, subscribed to its invalidation channel. */
-export async function startClients(environment: TestEnvironment): Promise<ClientsHarness> {
-  const env = loadClientsEnv({ ...serviceTestEnv(environment), REDIS_KEY_PREFIX: environment.redisPrefix });
+export async function startClients(
+  environment: TestEnvironment,
+  overrides: NodeJS.ProcessEnv = {},
+): Promise<ClientsHarness> {
+  const env = loadClientsEnv({
+    ...serviceTestEnv(environment),
+    REDIS_KEY_PREFIX: environment.redisPrefix,
+    ...overrides,
+  });
   const running = await startService(await buildClientsApp({ env, logger: testLogger() }), '127.0.0.1', 0);
   const channel = new GrpcChannel(`127.0.0.1:${running.grpcPort}`);
   const sql = new pg.Pool({ connectionString: environment.databaseUrl, max: 2 });

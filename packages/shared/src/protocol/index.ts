@@ -1,0 +1,22 @@
+// Protocol constants that more than one service states: the clients service verifies client
+// assertions, the oauth service advertises what it verifies (RFC 8414 section 2).
+
+/** RFC 7523 section 2.2: the client_assertion_type of private_key_jwt. */
+export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/**
+ * Signature algorithms accepted on client assertions: asymmetric only, since private_key_jwt
+ * clients register public keys (RFC 7523 section 3; `none` and HMAC are never accepted).
+ * Discovery advertises this list as token_endpoint_auth_signing_alg_values_supported.
+ */
+export const CLIENT_ASSERTION_SIGNING_ALGORITHMS: readonly string[] = [
+  'EdDSA',
+  'ES256',
+  'ES384',
+  'PS256',
+  'PS384',
+  'PS512',
+  'RS256',
+  'RS384',
+  'RS512',
+];
