@@ -4,6 +4,7 @@ import { createRedisClient, whenReady } from '@authz/shared/redis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayEnv } from './config/env.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
+import { corsPlugin } from './plugins/cors.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestContextPlugin, requestIdFrom } from './plugins/request-context.js';
@@ -67,6 +68,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(corsPlugin);
   await app.register(rateLimitPlugin, {
     redis,
     enabled: env.rateLimit.enabled,

@@ -1,5 +1,5 @@
 import { IdentityService } from '@authz/proto/identity/v1/identity';
-import { KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import { DiscoveryService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
@@ -10,12 +10,15 @@ import {
   redisDependency,
   type ServiceApp,
 } from '@authz/shared/service';
+import { openClientsAccess, type ClientsAccess } from './clients/clients-access.js';
 import type { OAuthEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KEY_RELOAD_INTERVAL_MS, KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
+import { grants } from './protocol/grants/index.js';
 import type { Registry } from './protocol/registry.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
+import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
 import { tokenServiceImplementation } from './rpc/token-service.js';
 import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
@@ -26,9 +29,11 @@ export interface OAuthDeps {
   logger: Logger;
 }
 
-/** The oauth service and its key ring (tests rotate keys through it). */
+/** The oauth service, its key ring (tests rotate keys through it) and its client cache's subscription. */
 export interface OAuthApp extends ServiceApp {
   readonly keys: KeyRing;
+  /** Until subscribed, client authentication bypasses the cache (docs/tokens.md #17). */
+  readonly clientInvalidations: ClientsAccess['invalidations'];
 }
 
 /** Builds the oauth service: authorize, token, introspection, revocation, UserInfo, discovery, JWKS, signing keys. */
@@ -44,6 +49,11 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     cache: redisDependency(redis),
   });
   const identityChannel = new GrpcChannel(env.services.identity);
+  const clientsChannel = new GrpcChannel(env.services.clients);
+  const closeChannels = () => {
+    identityChannel.close();
+    clientsChannel.close();
+  };
   let keys: KeyRing;
   try {
     keys = await KeyRing.open({
@@ -54,10 +64,17 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
       log: logger,
     });
   } catch (error) {
-    identityChannel.close();
+    closeChannels();
     await app.close();
     throw error;
   }
+  const clientsAccess = openClientsAccess({
+    channel: clientsChannel,
+    redis,
+    redisKeyPrefix: env.redisKeyPrefix,
+    usageFlushIntervalMs: env.clientUsageFlushIntervalMs,
+    log: logger,
+  });
   const registry: Registry = {
     config: {
       issuer: env.issuer,
@@ -69,18 +86,32 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     refreshTokens: new PrismaRefreshTokenStore(prisma),
     denyList: new RedisDenyList(redis),
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    clients: clientsAccess.clients,
+    clientUsage: clientsAccess.usage,
     log: logger,
   };
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
-    .addService(KeysService, keysServiceImplementation(keys));
+    .addService(KeysService, keysServiceImplementation(keys))
+    .addService(
+      DiscoveryService,
+      discoveryServiceImplementation({
+        issuer: env.issuer,
+        scopesSupported: env.realmAllowedScopes,
+        grantTypesSupported: [...grants.keys()],
+        cimdEnabled: env.cimdEnabled,
+      }),
+    );
   return {
     server: app.server,
     metrics: app.metrics,
     keys,
+    clientInvalidations: clientsAccess.invalidations,
     close: async () => {
       keys.close();
-      identityChannel.close();
+      // The last usage report still needs the clients channel.
+      await clientsAccess.close();
+      closeChannels();
       await app.close();
     },
   };

@@ -27,9 +27,15 @@ export interface DevelopersContext {
  * The developer API's per-file fixture: the whole suite, a known SECRET_HASH_KEY, a pool on
  * the file's database and two signed-in developers.
  */
-export function useDevelopers(gatewayEnv: Record<string, string> = {}): DevelopersContext {
+export function useDevelopers(
+  gatewayEnv: Record<string, string> = {},
+  serviceEnv: Record<string, string> = {},
+): DevelopersContext {
   const secretHashKey = randomBytes(32);
-  const context = useSuite({ serviceEnv: { SECRET_HASH_KEY: secretHashKey.toString('hex') }, gatewayEnv });
+  const context = useSuite({
+    serviceEnv: { ...serviceEnv, SECRET_HASH_KEY: secretHashKey.toString('hex') },
+    gatewayEnv,
+  });
   let sql: pg.Pool | undefined;
   let developers: [Developer, Developer] | undefined;
 

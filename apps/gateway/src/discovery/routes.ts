@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Upstreams } from '../plugins/upstreams.js';
+import { ServerMetadataCache } from './server-metadata-cache.js';
 
 export interface DiscoveryRoutesOptions {
   upstreams: Upstreams;
@@ -31,17 +32,39 @@ const jwksResponse = {
   },
 } as const;
 
+/** Spec 4.4: no authentication, CORS for browser-based clients, cacheable. */
 export async function discoveryRoutes(app: FastifyInstance, { upstreams }: DiscoveryRoutesOptions) {
+  const metadata = new ServerMetadataCache(upstreams.discovery);
+  const json = 'application/json; charset=utf-8';
+  const config = { cors: true } as const;
+
   // RFC 7517 section 5: the public signing keys; the response schema lets no private member out.
   app.get(
     '/.well-known/jwks.json',
-    { schema: { response: { 200: jwksResponse } } },
+    { config, schema: { response: { 200: jwksResponse } } },
     async (_request, reply) => {
       const { jwksJson } = await upstreams.keys.getJwks({});
       return reply
         .header('cache-control', DISCOVERY_CACHE_CONTROL)
-        .type('application/json; charset=utf-8')
+        .type(json)
         .send(JSON.parse(jwksJson) as unknown);
     },
   );
+  // RFC 8414 section 3: the metadata of this issuer (no path component, so no suffix).
+  app.get('/.well-known/oauth-authorization-server', { config }, async (_request, reply) => {
+    const { authorizationServerJson } = await metadata.get();
+    return reply.header('cache-control', DISCOVERY_CACHE_CONTROL).type(json).send(authorizationServerJson);
+  });
+  // OpenID Connect Discovery 1.0 section 4.
+  app.get('/.well-known/openid-configuration', { config }, async (_request, reply) => {
+    const { openidConfigurationJson } = await metadata.get();
+    return reply.header('cache-control', DISCOVERY_CACHE_CONTROL).type(json).send(openidConfigurationJson);
+  });
+  for (const url of [
+    '/.well-known/jwks.json',
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/openid-configuration',
+  ]) {
+    app.corsPreflight(url, ['GET']);
+  }
 }

@@ -20,7 +20,10 @@ export type ErrorFormat = 'api' | 'oauth';
 declare module 'fastify' {
   interface FastifyContextConfig {
     errorFormat?: ErrorFormat;
-    /** Scheme named in WWW-Authenticate on a 401 (RFC 6750 section 3, RFC 6749 section 5.2). */
+    /**
+     * Scheme named in WWW-Authenticate on a 401 (RFC 6750 section 3); Basic only when the
+     * client tried it (RFC 6749 section 5.2).
+     */
     authChallenge?: 'Bearer' | 'Basic';
   }
 }
@@ -43,11 +46,19 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
   const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
-  if (error.statusCode === 401 && authChallenge)
+  if (error.statusCode === 401 && authChallenge && challenges(request, authChallenge))
     reply.header('www-authenticate', `${authChallenge} realm="authz"`);
   const body = format === 'oauth' ? toOAuthWire(error) : toApiWire(error);
   // RFC 6749 section 5.2: errors are not cached either.
   return reply.code(body.statusCode).header('cache-control', 'no-store').send(body);
+}
+
+/**
+ * RFC 6750 section 3: a Bearer-protected resource always challenges. RFC 6749 section 5.2: the
+ * token endpoint challenges only a client that tried HTTP Basic, with that scheme.
+ */
+function challenges(request: FastifyRequest, scheme: 'Bearer' | 'Basic'): boolean {
+  return scheme === 'Bearer' || /^basic /i.test(request.headers.authorization ?? '');
 }
 
 /** Fastify's own failures (schema validation, body parsing) mapped onto the error model. */

@@ -1,7 +1,7 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { HealthService } from '@authz/proto/health/v1/health';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
-import { KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import { DiscoveryService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import type { ServiceName } from '@authz/shared/topology';
 
@@ -12,6 +12,7 @@ export class Upstreams {
   readonly identity: ServiceClient<typeof IdentityService>;
   readonly tokens: ServiceClient<typeof TokenService>;
   readonly keys: ServiceClient<typeof KeysService>;
+  readonly discovery: ServiceClient<typeof DiscoveryService>;
   readonly clients: ServiceClient<typeof ClientsService>;
   private readonly channels = new Map<UpstreamName, GrpcChannel>();
   private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
@@ -23,6 +24,7 @@ export class Upstreams {
     this.identity = this.channel('identity').service(IdentityService);
     this.tokens = this.channel('oauth').service(TokenService);
     this.keys = this.channel('oauth').service(KeysService);
+    this.discovery = this.channel('oauth').service(DiscoveryService);
     this.clients = this.channel('clients').service(ClientsService);
   }
 

@@ -1,9 +1,12 @@
 import {
+  DEFAULT_REALM_ALLOWED_SCOPES,
+  envBoolean,
   envDatabaseUrl,
   envHexKey32,
   envIssuer,
   envPositiveInt,
   envRedisUrl,
+  envScopeList,
   loadEnvParts,
   serviceRuntimeSchema,
   serviceUrlsSchema,
@@ -21,8 +24,20 @@ const settingsSchema = z.object({
   ACCESS_TOKEN_TTL: envPositiveInt(900),
   /** Refresh-token lifetime in seconds, renewed on each rotation (30 days). */
   REFRESH_TOKEN_TTL: envPositiveInt(2_592_000),
-  /** Prefix of every Redis key this service writes (deny-list). */
+  /**
+   * Prefix of every Redis key this service writes (deny-list), and of the clients service's
+   * invalidation channel it listens to: give both services the same value.
+   */
   REDIS_KEY_PREFIX: z.string().default(''),
+  /**
+   * How often the coalesced client and API-key lastUsedAt are reported to the clients service,
+   * in milliseconds (docs/tokens.md #18). Also reported on shutdown.
+   */
+  CLIENT_USAGE_FLUSH_INTERVAL_MS: envPositiveInt(5000),
+  /** DECISIONS.md #1: the realm's allowed scopes, advertised as scopes_supported. */
+  DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
+  /** Spec 4.4: client_id_metadata_document_supported appears only when the clients service resolves CIMD. */
+  CIMD_ENABLED: envBoolean(false),
 });
 
 export type OAuthEnv = ReturnType<typeof loadOAuthEnv>;
@@ -46,6 +61,9 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     accessTokenTtlSeconds: settings.ACCESS_TOKEN_TTL,
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
+    clientUsageFlushIntervalMs: settings.CLIENT_USAGE_FLUSH_INTERVAL_MS,
+    realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
+    cimdEnabled: settings.CIMD_ENABLED,
     services,
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@authz/shared/logger';
 import type { KeyRing } from '../keys/key-ring.js';
+import type { ClientsPort, ClientUsageLog } from './clients-port.js';
 import type { AccessTokenDenyList } from './deny-list.js';
 import type { IdentityPort } from './identity-port.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
@@ -18,5 +19,9 @@ export interface Registry {
   refreshTokens: RefreshTokenStore;
   denyList: AccessTokenDenyList;
   identity: IdentityPort;
+  /** Client authentication by the clients service, cached (docs/tokens.md #16). */
+  clients: Pick<ClientsPort, 'authenticateClient'>;
+  /** Uses for the coalesced lastUsedAt (docs/tokens.md #18). */
+  clientUsage: ClientUsageLog;
   log: Logger;
 }

@@ -3,7 +3,8 @@ import {
   UnauthorizedClientError,
   UnsupportedGrantTypeError,
 } from '@authz/shared/errors';
-import { authenticateClient, type AuthenticatedClient } from './client-authentication.js';
+import type { AuthenticatedClient } from './authenticated-client.js';
+import { authenticateClient } from './client-authentication.js';
 import { grants, type Grant } from './grants/index.js';
 import type { Registry } from './registry.js';
 import { readTokenParameters, type TokenParameters } from './token-parameters.js';
@@ -14,7 +15,12 @@ import type { TokenSet } from './token-set.js';
 export async function handleTokenRequest(deps: Registry, request: TokenRequest): Promise<TokenSet> {
   const parameters = readTokenParameters(request.parameters);
   const grant = selectGrant(parameters);
-  const client = authenticateClient(parameters, request.basic);
+  const client = await authenticateClient(deps, {
+    parameters,
+    basic: request.basic,
+    grantType: grant.grantType,
+    sharedSecretOnly: false,
+  });
   checkGrantAllowed(client, grant);
   return grant.handle(deps, {
     client,

@@ -13,6 +13,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClients } from '../test/fake-clients.js';
 import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
 
@@ -21,6 +22,7 @@ const FIRST_PARTY = 'authz-first-party';
 const origin = { ip: '203.0.113.7', userAgent: 'vitest' };
 
 let identity: FakeIdentity;
+let clients: FakeClients;
 let oauth: RunningOAuth;
 let alice: FakeUser;
 let source: NodeJS.ProcessEnv;
@@ -28,13 +30,15 @@ let source: NodeJS.ProcessEnv;
 beforeAll(async () => {
   identity = new FakeIdentity();
   alice = identity.addUser('alice@example.com', 'correct horse battery');
-  source = oauthTestSource(environment, await identity.start());
+  clients = new FakeClients();
+  source = oauthTestSource(environment, await identity.start(), await clients.start());
   oauth = await startOAuth(source);
 });
 
 afterAll(async () => {
   await oauth?.close();
   await identity?.close();
+  await clients?.close();
 });
 
 const login = () =>
@@ -208,7 +212,7 @@ describe('Token: endpoint checks', () => {
     }
   });
 
-  it('answers a bare invalid_client for another client, a mismatch or a secret', async () => {
+  it('answers a bare invalid_client for another client, a mismatch, a secret or an assertion', async () => {
     const { refreshToken } = await login();
     const parameters = (clientId: string) => [
       { name: 'grant_type', value: 'refresh_token' },
@@ -216,22 +220,41 @@ describe('Token: endpoint checks', () => {
       { name: 'refresh_token', value: refreshToken! },
     ];
     const attempts = [
-      oauth.tokens.token({ parameters: parameters('someone-else'), origin }),
-      oauth.tokens.token({ parameters: parameters(''), origin }),
-      oauth.tokens.token({
-        parameters: parameters(FIRST_PARTY),
-        basic: { clientId: 'x', clientSecret: 'y' },
-        origin,
-      }),
-      oauth.tokens.token({ parameters: parameters(''), basic: { clientId: 'x', clientSecret: 'y' }, origin }),
-      oauth.tokens.token({
-        parameters: parameters(FIRST_PARTY),
-        basic: { clientId: FIRST_PARTY, clientSecret: 'secret' },
-        origin,
-      }),
+      () => oauth.tokens.token({ parameters: parameters('someone-else'), origin }),
+      () => oauth.tokens.token({ parameters: parameters(''), origin }),
+      () =>
+        oauth.tokens.token({
+          parameters: parameters(FIRST_PARTY),
+          basic: { clientId: 'x', clientSecret: 'y' },
+          origin,
+        }),
+      () =>
+        oauth.tokens.token({
+          parameters: parameters(''),
+          basic: { clientId: 'x', clientSecret: 'y' },
+          origin,
+        }),
+      () =>
+        oauth.tokens.token({
+          parameters: parameters(FIRST_PARTY),
+          basic: { clientId: FIRST_PARTY, clientSecret: 'secret' },
+          origin,
+        }),
+      () =>
+        oauth.tokens.token({
+          parameters: [
+            ...parameters(FIRST_PARTY),
+            {
+              name: 'client_assertion_type',
+              value: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+            },
+            { name: 'client_assertion', value: 'e30.e30.sig' },
+          ],
+          origin,
+        }),
     ];
     for (const attempt of attempts) {
-      const error = await refusal(attempt);
+      const error = await refusal(attempt());
       expect(error).toBeInstanceOf(InvalidClientError);
       expect(error).toMatchObject({ code: 'INVALID_CLIENT', statusCode: 401, hasCustomMessage: false });
     }

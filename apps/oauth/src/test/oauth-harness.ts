@@ -14,12 +14,20 @@ export interface RunningOAuth {
   close(): Promise<void>;
 }
 
-/** The variables of one test file's oauth instances: same keys, so replicas share the database. */
-export function oauthTestSource(environment: TestEnvironment, identityUrl: string): NodeJS.ProcessEnv {
+/**
+ * The variables of one test file's oauth instances: same keys, so replicas share the database.
+ * Without `clientsUrl` only the first-party client can authenticate.
+ */
+export function oauthTestSource(
+  environment: TestEnvironment,
+  identityUrl: string,
+  clientsUrl?: string,
+): NodeJS.ProcessEnv {
   return {
     ...serviceTestEnv(environment),
     REDIS_KEY_PREFIX: environment.redisPrefix,
     IDENTITY_GRPC_URL: identityUrl,
+    ...(clientsUrl ? { CLIENTS_GRPC_URL: clientsUrl } : {}),
   };
 }
 

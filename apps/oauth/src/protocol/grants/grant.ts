@@ -1,4 +1,4 @@
-import type { AuthenticatedClient } from '../client-authentication.js';
+import type { AuthenticatedClient } from '../authenticated-client.js';
 import type { RequestOrigin } from '../identity-port.js';
 import type { Registry } from '../registry.js';
 import type { TokenParameters } from '../token-parameters.js';

@@ -5,7 +5,7 @@ import {
   NotFoundError,
 } from '@authz/shared/errors';
 import { mintAccessToken } from '../access-token.js';
-import type { AuthenticatedClient } from '../client-authentication.js';
+import type { AuthenticatedClient } from '../authenticated-client.js';
 import type { IdentityUser } from '../identity-port.js';
 import {
   createRefreshToken,

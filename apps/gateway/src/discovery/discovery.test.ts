@@ -1,0 +1,122 @@
+import { processDiscoveryResponse } from 'oauth4webapi';
+import { describe, expect, it } from 'vitest';
+import { useSuite } from '../test/use-suite.js';
+
+// Spec 4.4 through the gateway: RFC 8414 and OIDC Discovery documents, the JWKS, CORS.
+const context = useSuite();
+
+const ASSERTION_ALGORITHMS = [
+  'EdDSA',
+  'ES256',
+  'ES384',
+  'PS256',
+  'PS384',
+  'PS512',
+  'RS256',
+  'RS384',
+  'RS512',
+];
+
+function expectedServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    registration_endpoint: `${issuer}/oauth/register`,
+    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: expect.arrayContaining(['refresh_token', 'client_credentials']),
+    token_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+      'private_key_jwt',
+    ],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    introspection_endpoint: `${issuer}/oauth/introspect`,
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    resource_indicators_supported: true,
+  };
+}
+
+describe('discovery documents', () => {
+  it('serves RFC 8414 metadata with every statement of spec 4.4, cacheable for an hour', async () => {
+    const response = await fetch(context.url('/.well-known/oauth-authorization-server'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = await response.json();
+    expect(body).toEqual(expectedServerMetadata(context.suite.baseUrl));
+    // Feature-gated entries are absent while their flag is off.
+    expect(body).not.toHaveProperty('client_id_metadata_document_supported');
+    expect(body).not.toHaveProperty('authorization_grant_profiles_supported');
+    expect(body.grant_types_supported).not.toContain('urn:ietf:params:oauth:grant-type:jwt-bearer');
+  });
+
+  it('serves the OpenID configuration as a superset', async () => {
+    const response = await fetch(context.url('/.well-known/openid-configuration'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    const issuer = context.suite.baseUrl;
+    expect(await response.json()).toEqual({
+      ...expectedServerMetadata(issuer),
+      userinfo_endpoint: `${issuer}/oauth/userinfo`,
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['EdDSA'],
+      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'email', 'email_verified'],
+    });
+  });
+
+  it('validates with oauth4webapi as an OAuth 2 and an OpenID Connect document', async () => {
+    const issuer = new URL(context.suite.baseUrl);
+    const oauth = await processDiscoveryResponse(
+      issuer,
+      await fetch(context.url('/.well-known/oauth-authorization-server')),
+    );
+    expect(oauth.issuer).toBe(context.suite.baseUrl);
+    const oidc = await processDiscoveryResponse(
+      issuer,
+      await fetch(context.url('/.well-known/openid-configuration')),
+    );
+    expect(oidc.userinfo_endpoint).toBe(`${context.suite.baseUrl}/oauth/userinfo`);
+  });
+});
+
+describe('CORS for browser-based clients', () => {
+  for (const path of [
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/openid-configuration',
+    '/.well-known/jwks.json',
+  ]) {
+    it(`lets any origin read ${path}, without credentials`, async () => {
+      const response = await fetch(context.url(path), { headers: { origin: 'https://spa.example' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+
+      const preflight = await fetch(context.url(path), {
+        method: 'OPTIONS',
+        headers: { origin: 'https://spa.example', 'access-control-request-method': 'GET' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET');
+      expect(preflight.headers.get('access-control-max-age')).toBe('86400');
+    });
+  }
+
+  it('opens no cookie-authenticated or developer route cross-origin', async () => {
+    const response = await fetch(context.url('/api/clients/'), {
+      headers: { origin: 'https://spa.example' },
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,64 @@
+import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
+
+export interface DiscoveryConfig {
+  /** JWT_ISSUER: every endpoint lives under it (RFC 8414 section 2). */
+  issuer: string;
+  /** The realm's allowed-scopes policy: the scopes a client can ever be granted. */
+  scopesSupported: readonly string[];
+  /** The grant types the token endpoint runs (its grant registry). */
+  grantTypesSupported: readonly string[];
+  /** CIMD_ENABLED (spec 4.4: the entry appears only when the feature is on). */
+  cimdEnabled: boolean;
+}
+
+/** Introspection and revocation take shared-secret client authentication only (spec 5). */
+const SHARED_SECRET_METHODS = ['client_secret_basic', 'client_secret_post'];
+
+/**
+ * RFC 8414 section 2 authorization server metadata, with every statement of spec 4.4. Signing
+ * is EdDSA only (DECISIONS.md #11).
+ */
+export function authorizationServerMetadata(config: DiscoveryConfig): Record<string, unknown> {
+  const { issuer } = config;
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    registration_endpoint: `${issuer}/oauth/register`,
+    scopes_supported: [...config.scopesSupported],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: [...config.grantTypesSupported],
+    token_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+      'private_key_jwt',
+    ],
+    token_endpoint_auth_signing_alg_values_supported: [...CLIENT_ASSERTION_SIGNING_ALGORITHMS],
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    revocation_endpoint_auth_methods_supported: SHARED_SECRET_METHODS,
+    introspection_endpoint: `${issuer}/oauth/introspect`,
+    introspection_endpoint_auth_methods_supported: SHARED_SECRET_METHODS,
+    // OAuth 2.1 and RFC 9700 section 2.1.1: PKCE with S256 only.
+    code_challenge_methods_supported: ['S256'],
+    // RFC 9207: fixed, not configurable (spec 4.4).
+    authorization_response_iss_parameter_supported: true,
+    // RFC 8707 resource indicators on the authorization and token endpoints (spec 4.4).
+    resource_indicators_supported: true,
+    ...(config.cimdEnabled ? { client_id_metadata_document_supported: true } : {}),
+  };
+}
+
+/** OpenID Connect Discovery 1.0 section 3: the RFC 8414 members plus the OpenID Provider ones. */
+export function openidConfiguration(config: DiscoveryConfig): Record<string, unknown> {
+  return {
+    ...authorizationServerMetadata(config),
+    userinfo_endpoint: `${config.issuer}/oauth/userinfo`,
+    subject_types_supported: ['public'],
+    // DECISIONS.md #11: EdDSA only, so the OIDC default RS256 is deliberately absent.
+    id_token_signing_alg_values_supported: ['EdDSA'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'email', 'email_verified'],
+  };
+}

@@ -1,0 +1,34 @@
+import { mintAccessToken } from '../access-token.js';
+import { checkClientScope } from '../check-client-scope.js';
+import { checkResource } from '../check-resource.js';
+import type { Registry } from '../registry.js';
+import { formatScope } from '../scope.js';
+import type { TokenSet } from '../token-set.js';
+import type { GrantRequest } from './grant.js';
+
+/**
+ * RFC 6749 section 4.4 (spec 2.5, 4.3): the client acts for itself. sub is its client_id, no
+ * user claims, no refresh token (RFC 6749 section 4.4.3).
+ */
+export const grantType = 'client_credentials';
+export const parameters = ['scope', 'resource'] as const;
+
+export async function handle(
+  deps: Pick<Registry, 'keys' | 'config'>,
+  { client, parameters }: GrantRequest,
+): Promise<TokenSet> {
+  const scope = checkClientScope(client, parameters.get('scope'));
+  const audience = checkResource(client, parameters.getAll('resource'));
+  const accessToken = await mintAccessToken(deps, {
+    sub: client.clientId,
+    clientId: client.clientId,
+    audience,
+    scope,
+  });
+  return {
+    accessToken: accessToken.token,
+    expiresIn: accessToken.expiresIn,
+    tokenType: 'Bearer',
+    ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
+  };
+}
