@@ -51,7 +51,7 @@ describe('discovery documents', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    const body = await response.json();
+    const body = (await response.json()) as { grant_types_supported: string[] };
     expect(body).toEqual(expectedServerMetadata(context.suite.baseUrl));
     // Feature-gated entries are absent while their flag is off.
     expect(body).not.toHaveProperty('client_id_metadata_document_supported');
