@@ -15,6 +15,7 @@ import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
 import { clientRoutes } from './clients/routes.js';
+import { protectedResourceMetadataUrl } from './discovery/protected-resource.js';
 import { discoveryRoutes } from './discovery/routes.js';
 import { registerFormParser } from './oauth/form-body.js';
 import { tokenRoute } from './oauth/token-route.js';
@@ -66,7 +67,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   });
 
   await app.register(requestContextPlugin);
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, { resourceMetadataUrl: protectedResourceMetadataUrl(env.issuer) });
   await app.register(securityHeadersPlugin);
   await app.register(corsPlugin);
   await app.register(rateLimitPlugin, {
@@ -76,7 +77,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   });
   registerFormParser(app);
   await app.register(systemRoutes, { redis, upstreams, metrics: metrics.registry });
-  await app.register(discoveryRoutes, { upstreams });
+  await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(tokenRoute, { upstreams, metrics });
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { getJson, postForm, postJson } from '../test/http.js';
+import { bearerChallenge, getJson, postForm, postJson } from '../test/http.js';
 import { metricValue } from '../test/metrics.js';
 import { useSuite } from '../test/use-suite.js';
 
@@ -121,7 +121,7 @@ describe('logout and refresh', () => {
     const again = await postJson(url('/auth/logout'), {}, bearer);
     expect(again.status).toBe(401);
     expect(again.body).toEqual({ error: 'Unauthorized', statusCode: 401, code: 'UNAUTHORIZED' });
-    expect(again.headers.get('www-authenticate')).toBe('Bearer realm="authz"');
+    expect(again.headers.get('www-authenticate')).toBe(bearerChallenge(context.suite.baseUrl));
 
     const refreshed = await postForm(url('/oauth/token'), {
       grant_type: 'refresh_token',

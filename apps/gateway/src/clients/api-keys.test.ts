@@ -4,6 +4,7 @@ import { keyedHash } from '@authz/shared/crypto';
 import { testLogger } from '@authz/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { call, NOT_FOUND, UNAUTHORIZED, validationError } from './test-helpers.js';
+import { bearerChallenge } from '../test/http.js';
 import { useDevelopers } from './use-developers.js';
 
 // Spec 4.8 end to end, with the operator command of DECISIONS.md #14.
@@ -172,7 +173,7 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
       });
       const anonymous = await call(developers.suite, method, target, { body });
       expect(anonymous).toMatchObject({ status: 401, body: UNAUTHORIZED });
-      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="authz"');
+      expect(anonymous.headers.get('www-authenticate')).toBe(bearerChallenge(developers.suite.baseUrl));
     }
     for (const target of [
       `${path}/${randomUUID()}`,

@@ -12,6 +12,7 @@ import {
   validationError,
   webApp,
 } from './test-helpers.js';
+import { bearerChallenge } from '../test/http.js';
 import { useDevelopers } from './use-developers.js';
 
 // Spec 4.7 end to end: every row through the gateway, real gRPC services, Postgres and Redis.
@@ -43,7 +44,7 @@ describe('authentication (spec 5, DECISIONS.md #3)', () => {
         });
         expect(response.status, `${method} ${path} ${authorization}`).toBe(401);
         expect(await response.json()).toEqual(UNAUTHORIZED);
-        expect(response.headers.get('www-authenticate')).toBe('Bearer realm="authz"');
+        expect(response.headers.get('www-authenticate')).toBe(bearerChallenge(developers.suite.baseUrl));
         expect(response.headers.get('cache-control')).toBe('no-store');
       }
     }

@@ -120,3 +120,62 @@ describe('CORS for browser-based clients', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('RFC 9728 protected-resource metadata', () => {
+  it('describes the server’s own Bearer APIs and is named by their challenges', async () => {
+    const issuer = context.suite.baseUrl;
+    const response = await fetch(context.url('/.well-known/oauth-protected-resource'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toEqual({
+      resource: issuer,
+      authorization_servers: [issuer],
+      jwks_uri: `${issuer}/.well-known/jwks.json`,
+      scopes_supported: ['openid', 'profile', 'email'],
+      bearer_methods_supported: ['header', 'body'],
+      resource_signing_alg_values_supported: ['EdDSA'],
+      resource_name: 'Account, developer and UserInfo APIs',
+    });
+    const unauthenticated = await fetch(context.url('/api/clients/'));
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('www-authenticate')).toBe(
+      `Bearer realm="authz", resource_metadata="${issuer}/.well-known/oauth-protected-resource"`,
+    );
+  });
+});
+
+describe('CORS on the token endpoint', () => {
+  it('answers the preflight and lets the browser read successes and errors alike', async () => {
+    const preflight = await fetch(context.url('/oauth/token'), {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://spa.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, DPoP');
+
+    const refused = await fetch(context.url('/oauth/token'), {
+      method: 'POST',
+      headers: { origin: 'https://spa.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&client_id=nobody&refresh_token=x',
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-expose-headers')).toBe(
+      'WWW-Authenticate, Retry-After, X-Request-Id',
+    );
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(refused.headers.get('pragma')).toBe('no-cache');
+    expect(await refused.json()).toEqual({
+      error: 'invalid_client',
+      code: 'INVALID_CLIENT',
+      statusCode: 401,
+    });
+  });
+});

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Upstreams } from '../plugins/upstreams.js';
+import { protectedResourceRoute } from './protected-resource.js';
 import { ServerMetadataCache } from './server-metadata-cache.js';
 
 export interface DiscoveryRoutesOptions {
   upstreams: Upstreams;
+  issuer: string;
 }
 
 /** Spec 4.4: discovery documents are public and cacheable for an hour. */
@@ -33,7 +35,7 @@ const jwksResponse = {
 } as const;
 
 /** Spec 4.4: no authentication, CORS for browser-based clients, cacheable. */
-export async function discoveryRoutes(app: FastifyInstance, { upstreams }: DiscoveryRoutesOptions) {
+export async function discoveryRoutes(app: FastifyInstance, { upstreams, issuer }: DiscoveryRoutesOptions) {
   const metadata = new ServerMetadataCache(upstreams.discovery);
   const json = 'application/json; charset=utf-8';
   const config = { cors: true } as const;
@@ -60,6 +62,7 @@ export async function discoveryRoutes(app: FastifyInstance, { upstreams }: Disco
     const { openidConfigurationJson } = await metadata.get();
     return reply.header('cache-control', DISCOVERY_CACHE_CONTROL).type(json).send(openidConfigurationJson);
   });
+  protectedResourceRoute(app, issuer, DISCOVERY_CACHE_CONTROL);
   for (const url of [
     '/.well-known/jwks.json',
     '/.well-known/oauth-authorization-server',

@@ -31,7 +31,8 @@ export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: T
   app.post<{ Body: FormFields }>(
     '/oauth/token',
     {
-      config: { errorFormat: 'oauth', authChallenge: 'Basic' },
+      // CORS: browser-based public clients redeem codes and refresh tokens here (OAuth 2.1 7.3).
+      config: { errorFormat: 'oauth', authChallenge: 'Basic', cors: true },
       schema: { response: { 200: tokenResponse } },
     },
     async (request, reply) => {
@@ -57,4 +58,5 @@ export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: T
       });
     },
   );
+  app.corsPreflight('/oauth/token', ['POST']);
 }

@@ -26,11 +26,24 @@ declare module 'fastify' {
      */
     authChallenge?: 'Bearer' | 'Basic';
   }
+  interface FastifyInstance {
+    /** The WWW-Authenticate value of a 401 on a Bearer-protected route. */
+    bearerChallenge: string;
+  }
+}
+
+export interface ErrorHandlerOptions {
+  /**
+   * RFC 9728 section 5.1: Bearer challenges point at the protected-resource metadata of the
+   * server's own APIs (the developer API, logout, UserInfo).
+   */
+  resourceMetadataUrl: string;
 }
 
 /** The only place that turns a failure into a response (CONVENTIONS.md #5). */
 export const errorHandlerPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, { resourceMetadataUrl }: ErrorHandlerOptions) => {
+    app.decorate('bearerChallenge', `Bearer realm="authz", resource_metadata="${resourceMetadataUrl}"`);
     app.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
       const error = toAppError(thrown);
       logFailure(request, error, thrown);
@@ -46,11 +59,17 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
   const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
-  if (error.statusCode === 401 && authChallenge && challenges(request, authChallenge))
-    reply.header('www-authenticate', `${authChallenge} realm="authz"`);
+  if (error.statusCode === 401 && authChallenge && challenges(request, authChallenge)) {
+    reply.header(
+      'www-authenticate',
+      authChallenge === 'Bearer' ? request.server.bearerChallenge : 'Basic realm="authz"',
+    );
+  }
   const body = format === 'oauth' ? toOAuthWire(error) : toApiWire(error);
-  // RFC 6749 section 5.2: errors are not cached either.
-  return reply.code(body.statusCode).header('cache-control', 'no-store').send(body);
+  // RFC 6749 section 5.2: errors are not cached either (Pragma for HTTP/1.0 caches, 5.1).
+  reply.header('cache-control', 'no-store');
+  if (format === 'oauth') reply.header('pragma', 'no-cache');
+  return reply.code(body.statusCode).send(body);
 }
 
 /**

@@ -38,3 +38,8 @@ export async function getJson<T = Record<string, unknown>>(
   const response = await fetch(url, { headers });
   return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
+
+/** RFC 6750 section 3 with RFC 9728 section 5.1: the challenge of the server's own Bearer APIs. */
+export function bearerChallenge(baseUrl: string): string {
+  return `Bearer realm="authz", resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
+}
