@@ -18,6 +18,8 @@ import { clientRoutes } from './clients/routes.js';
 import { protectedResourceMetadataUrl } from './discovery/protected-resource.js';
 import { discoveryRoutes } from './discovery/routes.js';
 import { registerFormParser } from './oauth/form-body.js';
+import { introspectRoute } from './oauth/introspect-route.js';
+import { revokeRoute } from './oauth/revoke-route.js';
 import { tokenRoute } from './oauth/token-route.js';
 
 export interface GatewayDeps {
@@ -80,6 +82,8 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(tokenRoute, { upstreams, metrics });
+  await app.register(introspectRoute, { upstreams });
+  await app.register(revokeRoute, { upstreams });
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });
   await app.register(apiKeyRoutes, { upstreams });
   await app.register(registrationRoute, { upstreams, registerClientBudget: env.rateLimit.registerClient });

@@ -30,6 +30,8 @@ export interface Suite {
   /** The gateway's address, which is also the issuer (JWT_ISSUER). */
   baseUrl: string;
   gateway: GatewayApp;
+  /** The oauth service's settings: a replica started with them shares its database, Redis and keys. */
+  oauthEnv: Record<string, string>;
   /** Closes the mailer-worker alone (fault tests); close() then skips it. */
   stopMailer(): Promise<void>;
   close(): Promise<void>;
@@ -67,7 +69,8 @@ export async function startSuite(options: SuiteOptions): Promise<Suite> {
   const identity = await start(buildIdentityApp({ env: loadIdentityEnv(serviceEnv), logger }));
   const clients = await start(buildClientsApp({ env: loadClientsEnv(serviceEnv), logger }));
   const calls = { IDENTITY_GRPC_URL: url(identity), CLIENTS_GRPC_URL: url(clients) };
-  const oauth = await start(buildOAuthApp({ env: loadOAuthEnv({ ...serviceEnv, ...calls }), logger }));
+  const oauthEnv = { ...serviceEnv, ...calls };
+  const oauth = await start(buildOAuthApp({ env: loadOAuthEnv(oauthEnv), logger }));
   const wallet = await start(
     buildWalletBridgeApp({ env: loadWalletBridgeEnv({ ...serviceEnv, ...calls }), logger }),
   );
@@ -106,6 +109,7 @@ export async function startSuite(options: SuiteOptions): Promise<Suite> {
   return {
     baseUrl: issuer,
     gateway,
+    oauthEnv,
     stopMailer,
     close: async () => {
       await gateway.close();

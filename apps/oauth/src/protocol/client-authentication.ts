@@ -51,8 +51,14 @@ function presentedClientId({ parameters, basic }: ClientAuthenticationRequest): 
   return clientId;
 }
 
-// RFC 6749 section 2.1: a public client has no secret and no key to present.
-function authenticateFirstParty({ parameters, basic }: ClientAuthenticationRequest): AuthenticatedClient {
+// RFC 6749 section 2.1: a public client has no secret and no key to present, so it cannot
+// pass the shared-secret authentication of introspection and revocation (spec 5).
+function authenticateFirstParty({
+  parameters,
+  basic,
+  sharedSecretOnly,
+}: ClientAuthenticationRequest): AuthenticatedClient {
+  if (sharedSecretOnly) refuse('the public first-party client has no shared secret');
   const credentials = ['client_secret', 'client_assertion', 'client_assertion_type'];
   if (basic?.clientSecret || credentials.some((name) => parameters.has(name))) {
     refuse('credentials sent for the public first-party client');

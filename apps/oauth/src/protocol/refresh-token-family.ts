@@ -1,7 +1,7 @@
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import type { MintedAccessToken } from './access-token.js';
 import { denyAll } from './deny-list.js';
-import type { NewRefreshToken } from './refresh-token-store.js';
+import type { NewRefreshToken, StoredRefreshToken } from './refresh-token-store.js';
 import type { Registry } from './registry.js';
 
 const REFRESH_TOKEN = /^[0-9a-f]{64}$/;
@@ -30,6 +30,15 @@ export function hashPresentedRefreshToken(
   token: string,
 ): string | undefined {
   return REFRESH_TOKEN.test(token) ? keyedHash(config.secretHashKey, token) : undefined;
+}
+
+/** The stored token a presented refresh token stands for, in whatever state it is. */
+export async function findPresentedRefreshToken(
+  deps: Pick<Registry, 'config' | 'refreshTokens'>,
+  token: string,
+): Promise<StoredRefreshToken | undefined> {
+  const tokenHash = hashPresentedRefreshToken(deps, token);
+  return tokenHash === undefined ? undefined : deps.refreshTokens.findByHash(tokenHash);
 }
 
 /**

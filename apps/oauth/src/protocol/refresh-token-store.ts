@@ -12,6 +12,8 @@ export interface RefreshTokenFamily {
 
 export interface StoredRefreshToken {
   familyId: string;
+  /** When this token (not its family) was issued: its introspection `iat`. */
+  issuedAt: Date;
   expiresAt: Date;
   rotatedAt: Date | null;
   family: RefreshTokenFamily;

@@ -13,3 +13,6 @@ export interface TokenRequest {
   basic?: BasicCredentials;
   origin: RequestOrigin;
 }
+
+/** An introspection or revocation request (RFC 7662, RFC 7009): posted the same way. */
+export type TokenManagementRequest = TokenRequest;

@@ -32,11 +32,23 @@ export async function verifyAccessToken(
   token: string,
   options: VerifyOptions,
 ): Promise<VerifiedAccessToken> {
+  const { payload, claims } = await verifyLiveAccessToken(deps, token);
+  if (options.requireFirstPartyUser) checkFirstPartyUser(payload, claims);
+  return claims;
+}
+
+/** A token that passed every check but the caller's own: its claims and the whole payload. */
+export interface LiveAccessTokenClaims {
+  payload: JWTPayload;
+  claims: VerifiedAccessToken;
+}
+
+/** Signature, typ, iss, exp and the deny-list, for callers that judge the rest themselves. */
+export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<LiveAccessTokenClaims> {
   const payload = await verifySignedClaims(deps, token);
   const claims = readClaims(payload);
-  if (options.requireFirstPartyUser) checkFirstPartyUser(payload, claims);
   if (await deps.denyList.isDenied(claims.jti)) refuse('access token is on the deny-list');
-  return claims;
+  return { payload, claims };
 }
 
 async function verifySignedClaims({ keys, config }: Deps, token: string): Promise<JWTPayload> {

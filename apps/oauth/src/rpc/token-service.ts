@@ -1,10 +1,21 @@
-import type { RequestOrigin as WireOrigin, TokenService } from '@authz/proto/oauth/v1/oauth';
+import type {
+  BasicCredentials as WireBasic,
+  IntrospectResponseSchema,
+  Parameter,
+  RequestOrigin as WireOrigin,
+  TokenService,
+} from '@authz/proto/oauth/v1/oauth';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ServiceImplementation } from '@authz/shared/grpc';
 import type { RequestOrigin } from '../protocol/identity-port.js';
+import type { Introspection } from '../protocol/introspection-result.js';
+import { introspect } from '../protocol/introspection.js';
 import { loginFirstParty } from '../protocol/login-first-party.js';
 import { logout } from '../protocol/logout.js';
 import type { Registry } from '../protocol/registry.js';
+import { revoke } from '../protocol/revocation.js';
 import { handleTokenRequest } from '../protocol/token-endpoint.js';
+import type { TokenRequest } from '../protocol/token-request.js';
 import { verifyAccessToken } from '../protocol/verify-access-token.js';
 
 /** TokenService: thin translations between the wire messages and the protocol logic. */
@@ -13,13 +24,8 @@ export function tokenServiceImplementation(deps: Registry): ServiceImplementatio
     async loginFirstParty({ email, password, origin }) {
       return { tokens: await loginFirstParty(deps, { email, password, origin: fromWire(origin) }) };
     },
-    async token({ parameters, basic, origin }) {
-      const tokens = await handleTokenRequest(deps, {
-        parameters: parameters.map(({ name, value }) => ({ name, value })),
-        ...(basic ? { basic: { clientId: basic.clientId, clientSecret: basic.clientSecret } } : {}),
-        origin: fromWire(origin),
-      });
-      return { tokens };
+    async token(request) {
+      return { tokens: await handleTokenRequest(deps, postedFromWire(request)) };
     },
     async logout({ accessToken, origin }) {
       await logout(deps, accessToken, fromWire(origin));
@@ -28,6 +34,44 @@ export function tokenServiceImplementation(deps: Registry): ServiceImplementatio
     async verifyAccessToken({ accessToken, requireFirstPartyUser }) {
       const claims = await verifyAccessToken(deps, accessToken, { requireFirstPartyUser });
       return { ...claims, exp: BigInt(claims.exp) };
+    },
+    async introspect(request) {
+      return introspectionToWire(await introspect(deps, postedFromWire(request)));
+    },
+    async revoke(request) {
+      await revoke(deps, postedFromWire(request));
+      return {};
+    },
+  };
+}
+
+interface PostedMessage {
+  parameters: Parameter[];
+  basic?: WireBasic;
+  origin?: WireOrigin;
+}
+
+/** A form posted to the token, introspection or revocation endpoint, as the gateway sent it. */
+function postedFromWire({ parameters, basic, origin }: PostedMessage): TokenRequest {
+  return {
+    parameters: parameters.map(({ name, value }) => ({ name, value })),
+    ...(basic ? { basic: { clientId: basic.clientId, clientSecret: basic.clientSecret } } : {}),
+    origin: fromWire(origin),
+  };
+}
+
+function introspectionToWire(result: Introspection): MessageInitShape<typeof IntrospectResponseSchema> {
+  if (!result.active) return { active: false };
+  const { aud, exp, iat, ...token } = result.token;
+  return {
+    active: true,
+    token: {
+      ...token,
+      aud: Array.isArray(aud)
+        ? { case: 'audiences', value: { values: aud } }
+        : { case: 'audience', value: aud },
+      exp: BigInt(exp),
+      iat: BigInt(iat),
     },
   };
 }

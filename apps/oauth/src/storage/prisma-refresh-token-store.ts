@@ -31,6 +31,7 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
     const { family } = row;
     return {
       familyId: row.familyId,
+      issuedAt: row.createdAt,
       expiresAt: row.expiresAt,
       rotatedAt: row.rotatedAt,
       family: {

@@ -16,7 +16,8 @@ export interface FakeClient {
 
 /**
  * A test double of the ClientsService contract (clients is built elsewhere): fixed clients,
- * shared-secret authentication only, every AuthenticateClient and RecordClientUsage counted.
+ * shared-secret and public-client authentication only (public ones refused where shared secrets
+ * are required), every AuthenticateClient and RecordClientUsage counted.
  */
 export class FakeClients {
   readonly clients = new Map<string, FakeClient>();
@@ -51,13 +52,14 @@ export class FakeClients {
       listApiKeys: notHere,
       revokeApiKey: notHere,
       registerClient: notHere,
-      authenticateClient: async ({ basic, bodyClientId, bodyClientSecret }) => {
+      authenticateClient: async ({ basic, bodyClientId, bodyClientSecret, sharedSecretOnly }) => {
         this.authenticateCalls += 1;
         const [clientId, method, secret] = basic
           ? [basic.clientId, 'client_secret_basic', basic.clientSecret]
           : [bodyClientId, bodyClientSecret === undefined ? 'none' : 'client_secret_post', bodyClientSecret];
         const client = this.clients.get(clientId ?? '');
         if (!client || client.method !== method || client.secret !== secret) throw new InvalidClientError();
+        if (sharedSecretOnly && method === 'none') throw new InvalidClientError();
         return {
           client: {
             id: client.id,

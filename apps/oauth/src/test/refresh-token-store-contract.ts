@@ -22,9 +22,12 @@ export function describeRefreshTokenStore(name: string, store: () => RefreshToke
   describe(`${name} (RefreshTokenStore contract)`, () => {
     it('finds a token by hash with its family', async () => {
       const first = token();
+      const before = Date.now();
       const familyId = await store().openFamily(family('s-1'), first);
-      expect(await store().findByHash(first.tokenHash)).toMatchObject({
+      const found = await store().findByHash(first.tokenHash);
+      expect(found).toMatchObject({
         familyId,
+        expiresAt: first.expiresAt,
         rotatedAt: null,
         family: {
           id: familyId,
@@ -34,6 +37,8 @@ export function describeRefreshTokenStore(name: string, store: () => RefreshToke
           revokedAt: null,
         },
       });
+      expect(found?.issuedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(found?.issuedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
       expect(await store().findByHash(randomUUID())).toBeUndefined();
     });
 

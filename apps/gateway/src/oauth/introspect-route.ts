@@ -1,0 +1,68 @@
+import type { IntrospectResponse } from '@authz/proto/oauth/v1/oauth';
+import type { FastifyInstance } from 'fastify';
+import { noStore } from '../http/no-store.js';
+import { requestOrigin } from '../http/request-origin.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+import { parseBasicCredentials } from './basic-credentials.js';
+import type { FormFields } from './form-body.js';
+
+export interface IntrospectRouteOptions {
+  upstreams: Upstreams;
+}
+
+/** Spec 4.3 introspection response: nothing beyond these members ever leaves. */
+const introspectionResponse = {
+  type: 'object',
+  required: ['active'],
+  additionalProperties: false,
+  properties: {
+    active: { type: 'boolean' },
+    sub: { type: 'string' },
+    client_id: { type: 'string' },
+    scope: { type: 'string' },
+    aud: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    iss: { type: 'string' },
+    exp: { type: 'integer' },
+    iat: { type: 'integer' },
+    token_type: { type: 'string' },
+  },
+} as const;
+
+/**
+ * RFC 7662 section 2: token introspection for resource servers, which call it server to
+ * server; so, unlike revocation, no CORS. oauth decides everything; this translates HTTP.
+ */
+export async function introspectRoute(app: FastifyInstance, { upstreams }: IntrospectRouteOptions) {
+  app.post<{ Body: FormFields }>(
+    '/oauth/introspect',
+    {
+      config: { errorFormat: 'oauth', authChallenge: 'Basic' },
+      schema: { response: { 200: introspectionResponse } },
+    },
+    async (request, reply) => {
+      const basic = parseBasicCredentials(request.headers.authorization);
+      const response = await upstreams.tokens.introspect({
+        parameters: Array.isArray(request.body) ? request.body : [],
+        ...(basic ? { basic } : {}),
+        origin: requestOrigin(request),
+      });
+      // RFC 7662 section 2.2 answers about credentials: never cached (RFC 6749 section 5.1).
+      return noStore(reply).send(introspectionBody(response));
+    },
+  );
+}
+
+function introspectionBody({ active, token }: IntrospectResponse): Record<string, unknown> {
+  if (!active || !token) return { active: false };
+  return {
+    active: true,
+    sub: token.sub,
+    client_id: token.clientId,
+    ...(token.scope === undefined ? {} : { scope: token.scope }),
+    aud: token.aud.case === 'audiences' ? token.aud.value.values : token.aud.value,
+    iss: token.iss,
+    exp: Number(token.exp),
+    iat: Number(token.iat),
+    token_type: token.tokenType,
+  };
+}
