@@ -13,7 +13,7 @@ import {
 import { openClientsAccess, type ClientsAccess } from './clients/clients-access.js';
 import type { OAuthEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { KEY_RELOAD_INTERVAL_MS, KeyRing } from './keys/key-ring.js';
+import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 import { grants } from './protocol/grants/index.js';
 import type { Registry } from './protocol/registry.js';
@@ -60,7 +60,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
       store: new PrismaSigningKeyStore(prisma),
       keyEncryptionKey: env.keyEncryptionKey,
       accessTokenTtlSeconds: env.accessTokenTtlSeconds,
-      reloadIntervalMs: KEY_RELOAD_INTERVAL_MS,
+      reloadIntervalMs: env.signingKeyReloadIntervalMs,
       log: logger,
     });
   } catch (error) {

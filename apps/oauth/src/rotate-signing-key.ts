@@ -1,11 +1,11 @@
 // Rotates the signing key without a restart (docs/tokens.md #7): run
 // `node apps/oauth/dist/rotate-signing-key.js` with the service's environment; every replica
-// picks the new key up within a reload interval.
+// publishes the new key within a reload interval, and it signs only after that.
 import { createPrismaAdapter } from '@authz/shared/database';
 import { createLogger } from '@authz/shared/logger';
 import { loadOAuthEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { KEY_RELOAD_INTERVAL_MS, KeyRing } from './keys/key-ring.js';
+import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 
 const env = loadOAuthEnv();
@@ -16,12 +16,12 @@ try {
     store: new PrismaSigningKeyStore(prisma),
     keyEncryptionKey: env.keyEncryptionKey,
     accessTokenTtlSeconds: env.accessTokenTtlSeconds,
-    reloadIntervalMs: KEY_RELOAD_INTERVAL_MS,
+    reloadIntervalMs: env.signingKeyReloadIntervalMs,
     log: logger,
   });
   keys.close();
-  await keys.rotateSigningKey();
-  logger.info({ kid: keys.signingKey().kid }, 'signing key rotated');
+  const { kid, activatesAt } = await keys.rotateSigningKey();
+  logger.info({ kid, activatesAt }, 'signing key rotated: published now, signing from activatesAt');
   process.exitCode = 0;
 } catch (error) {
   logger.error({ err: error }, 'signing key rotation failed');

@@ -38,6 +38,11 @@ const settingsSchema = z.object({
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
   /** Spec 4.4: client_id_metadata_document_supported appears only when the clients service resolves CIMD. */
   CIMD_ENABLED: envBoolean(false),
+  /**
+   * How often every replica re-reads the signing keys; a rotated-in key signs only this long
+   * after the rotation, once every replica publishes it (docs/tokens.md #7, #8).
+   */
+  SIGNING_KEY_RELOAD_INTERVAL_MS: envPositiveInt(60_000),
 });
 
 export type OAuthEnv = ReturnType<typeof loadOAuthEnv>;
@@ -64,6 +69,7 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     clientUsageFlushIntervalMs: settings.CLIENT_USAGE_FLUSH_INTERVAL_MS,
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     cimdEnabled: settings.CIMD_ENABLED,
+    signingKeyReloadIntervalMs: settings.SIGNING_KEY_RELOAD_INTERVAL_MS,
     services,
   };
 }

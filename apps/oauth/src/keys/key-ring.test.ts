@@ -2,7 +2,7 @@ import { UnauthorizedError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeIdentity } from '../test/fake-identity.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
 
@@ -16,7 +16,11 @@ const running: RunningOAuth[] = [];
 beforeAll(async () => {
   identity = new FakeIdentity();
   identity.addUser('bob@example.com', 'correct horse battery');
-  source = oauthTestSource(environment, await identity.start());
+  // Replicas re-read the keys every second here, so a rotation completes within the test.
+  source = {
+    ...oauthTestSource(environment, await identity.start()),
+    SIGNING_KEY_RELOAD_INTERVAL_MS: '1000',
+  };
 });
 
 afterAll(async () => {
@@ -75,33 +79,38 @@ describe('signing keys', () => {
     expect(stored).not.toMatch(/PRIVATE KEY|"d"|Ed25519/);
   });
 
-  it('rotates without a restart; the retired key stays published and other replicas follow', async () => {
+  it('rotates in two phases without a restart: published everywhere first, signing after', async () => {
     const [a, b] = running as [RunningOAuth, RunningOAuth];
+    const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+    const publishedKids = async (instance: RunningOAuth) =>
+      (JSON.parse((await instance.keys.getJwks({})).jwksJson).keys as { kid: string }[]).map(
+        (key) => key.kid,
+      );
     const before = await login(a);
-    const oldKid = decodeProtectedHeader(before).kid;
-    await a.app.keys.rotateSigningKey();
+    const oldKid = kidOf(before);
+    const { kid: newKid } = await a.app.keys.rotateSigningKey();
 
-    const after = await login(a);
-    const newKid = decodeProtectedHeader(after).kid;
-    expect(newKid).not.toBe(oldKid);
-    const kids = JSON.parse((await a.keys.getJwks({})).jwksJson).keys.map((key: { kid: string }) => key.kid);
-    expect(kids.sort()).toEqual([oldKid, newKid].sort());
-    // Tokens of the retired key still verify until they expire.
-    await expect(
-      a.tokens.verifyAccessToken({ accessToken: before, requireFirstPartyUser: true }),
-    ).resolves.toBeTruthy();
-    // Replica b learns the new kid when it first sees it, and signs with it after a reload.
-    await expect(
-      b.tokens.verifyAccessToken({ accessToken: after, requireFirstPartyUser: true }),
-    ).resolves.toBeTruthy();
-    await b.app.keys.reload();
-    expect(decodeProtectedHeader(await login(b)).kid).toBe(newKid);
+    // Published at once by the rotating replica, but the outgoing key still signs.
+    expect((await publishedKids(a)).sort()).toEqual([oldKid, newKid].sort());
+    expect(kidOf(await login(a))).toBe(oldKid);
+    // The other replica publishes it on its next reload, before anyone signs with it.
+    await vi.waitFor(async () => expect(await publishedKids(b)).toContain(newKid), { timeout: 10_000 });
+    // Once active, both replicas sign with it.
+    await vi.waitFor(async () => expect(kidOf(await login(a))).toBe(newKid), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(kidOf(await login(b))).toBe(newKid), { timeout: 10_000 });
+    // Tokens of the retired key still verify everywhere until they expire.
+    for (const instance of [a, b]) {
+      await expect(
+        instance.tokens.verifyAccessToken({ accessToken: before, requireFirstPartyUser: true }),
+      ).resolves.toBeTruthy();
+    }
 
     const rows = await signingKeys();
     expect(rows.map((row) => row.status)).toEqual(['retired', 'active']);
-    const retired = rows[0]!;
-    const published = (retired.publish_until as Date).getTime() - (retired.retired_at as Date).getTime();
-    expect(published).toBe((900 + 60) * 1000);
+    const [retired, active] = rows as [Record<string, Date>, Record<string, Date>];
+    expect(retired.retired_at!.getTime()).toBe(active.activates_at!.getTime());
+    // Published for the token lifetime plus one reload interval after it stopped signing.
+    expect(retired.publish_until!.getTime() - retired.retired_at!.getTime()).toBe(900_000 + 1000);
   });
 
   it('refuses a token signed by a key it does not know', async () => {

@@ -17,13 +17,15 @@ export interface ActiveSigningKey {
   privateKey: CryptoKey;
 }
 
+interface Signer {
+  key: ActiveSigningKey;
+  activatesAt: Date | null;
+}
+
 interface PublishedKey {
   record: SigningKeyRecord;
   publicKey: CryptoKey;
 }
-
-/** Every replica re-reads the signing keys this often (docs/tokens.md #8). */
-export const KEY_RELOAD_INTERVAL_MS = 60_000;
 
 // An unknown kid triggers at most one early reload per this interval (a rotation elsewhere).
 const UNKNOWN_KID_RELOAD_MS = 5_000;
@@ -35,7 +37,10 @@ const UNKNOWN_KID_RELOAD_MS = 5_000;
  */
 export class KeyRing {
   private published = new Map<string, PublishedKey>();
-  private active: ActiveSigningKey | undefined;
+  /** The active key, which may not sign before its activation time. */
+  private incoming: Signer | undefined;
+  /** The key being rotated out, while the incoming one waits to activate. */
+  private outgoing: Signer | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastUnknownKidReload = 0;
 
@@ -63,18 +68,29 @@ export class KeyRing {
     }
     const activeRecord = records.find((record) => record.status === 'active');
     if (!activeRecord) throw new Error('no active signing key');
-    if (this.active?.kid !== activeRecord.kid) {
-      this.active = {
-        kid: activeRecord.kid,
-        privateKey: await decryptPrivateKey(this.options.keyEncryptionKey, activeRecord),
-      };
-    }
+    this.incoming = await this.signerFor(activeRecord);
+    // Until a rotated-in key activates, the key it replaces keeps signing (docs/tokens.md #7).
+    const outgoing = records.find(
+      (record) => record.status === 'retired' && record.retiredAt !== null && record.retiredAt > now,
+    );
+    this.outgoing = outgoing && activeRecord.activatesAt ? await this.signerFor(outgoing) : undefined;
     this.published = published;
   }
 
-  signingKey(): ActiveSigningKey {
-    if (!this.active) throw new Error('key ring not loaded');
-    return this.active;
+  /** The key that signs now: the active one, or the outgoing one until the active one activates. */
+  signingKey(now = Date.now()): ActiveSigningKey {
+    if (!this.incoming) throw new Error('key ring not loaded');
+    const activatesAt = this.incoming.activatesAt?.getTime() ?? 0;
+    return this.outgoing && now < activatesAt ? this.outgoing.key : this.incoming.key;
+  }
+
+  private async signerFor(record: SigningKeyRecord): Promise<Signer> {
+    const current = [this.incoming, this.outgoing].find((signer) => signer?.key.kid === record.kid);
+    const key = current?.key ?? {
+      kid: record.kid,
+      privateKey: await decryptPrivateKey(this.options.keyEncryptionKey, record),
+    };
+    return { key, activatesAt: record.activatesAt };
   }
 
   /** The public key for `kid`, reloading once if another replica may just have rotated. */
@@ -103,15 +119,19 @@ export class KeyRing {
   }
 
   /**
-   * Retires the active key and activates a new one. The retired key stays published for the
-   * access-token lifetime plus one reload interval: replicas that have not reloaded yet may
-   * still sign with it for that long.
+   * Two-phase rotation: the new key is published at once but signs only one reload interval
+   * later, by which time every replica has reloaded and serves it in its JWKS, so no resource
+   * server ever meets a kid the JWKS does not list yet. The outgoing key signs until then and
+   * stays published for the access-token lifetime plus one more reload interval after it.
    */
-  async rotateSigningKey(now = new Date()): Promise<void> {
+  async rotateSigningKey(now = new Date()): Promise<{ kid: string; activatesAt: Date }> {
     const next = await generateSigningKey(this.options.keyEncryptionKey);
-    const graceMs = this.options.accessTokenTtlSeconds * 1000 + this.options.reloadIntervalMs;
-    await this.options.store.rotate(next, now, new Date(now.getTime() + graceMs));
+    const { reloadIntervalMs, accessTokenTtlSeconds } = this.options;
+    const activatesAt = new Date(now.getTime() + reloadIntervalMs);
+    const publishUntil = new Date(activatesAt.getTime() + accessTokenTtlSeconds * 1000 + reloadIntervalMs);
+    await this.options.store.rotate(next, activatesAt, publishUntil);
     await this.reload(now);
+    return { kid: next.kid, activatesAt };
   }
 
   close(): void {

@@ -27,13 +27,13 @@ export class PrismaSigningKeyStore implements SigningKeyStore {
     });
   }
 
-  rotate(next: NewSigningKey, retiredAt: Date, publishUntil: Date): Promise<void> {
+  rotate(next: NewSigningKey, activatesAt: Date, publishUntil: Date): Promise<void> {
     return this.locked(async (tx) => {
       await tx.signingKey.updateMany({
         where: { status: 'active' },
-        data: { status: 'retired', retiredAt, publishUntil },
+        data: { status: 'retired', retiredAt: activatesAt, publishUntil },
       });
-      await tx.signingKey.create({ data: { ...next, status: 'active' } });
+      await tx.signingKey.create({ data: { ...next, status: 'active', activatesAt } });
     });
   }
 
@@ -53,5 +53,6 @@ function toRecord(row: SigningKey): SigningKeyRecord {
     status: row.status === 'active' ? 'active' : 'retired',
     retiredAt: row.retiredAt,
     publishUntil: row.publishUntil,
+    activatesAt: row.activatesAt,
   };
 }

@@ -10,6 +10,8 @@ export interface SigningKeyRecord {
   retiredAt: Date | null;
   /** A retired key stays in the JWKS until then, so tokens it signed still verify. */
   publishUntil: Date | null;
+  /** An active key published ahead of use signs only from then on; null: at once. */
+  activatesAt: Date | null;
 }
 
 export type NewSigningKey = Pick<SigningKeyRecord, 'kid' | 'publicJwk' | 'privateKeyEncrypted'>;
@@ -23,6 +25,9 @@ export interface SigningKeyStore {
   listPublished(now: Date): Promise<SigningKeyRecord[]>;
   /** Inserts the key made by `create` unless an active key exists; true when it did. */
   ensureActive(create: () => Promise<NewSigningKey>): Promise<boolean>;
-  /** Retires the active key (published until `publishUntil`) and makes `next` active. */
-  rotate(next: NewSigningKey, retiredAt: Date, publishUntil: Date): Promise<void>;
+  /**
+   * Retires the active key at `activatesAt` (published until `publishUntil`) and makes `next`
+   * the active key from `activatesAt` on; until then the outgoing key keeps signing.
+   */
+  rotate(next: NewSigningKey, activatesAt: Date, publishUntil: Date): Promise<void>;
 }

@@ -27,7 +27,7 @@ export async function mintAccessToken(
   subject: AccessTokenSubject,
   now = Date.now(),
 ): Promise<MintedAccessToken> {
-  const { kid, privateKey } = keys.signingKey();
+  const { kid, privateKey } = keys.signingKey(now);
   const iat = Math.floor(now / 1000);
   const expiresAt = iat + config.accessTokenTtlSeconds;
   const jti = randomUUID();
