@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The same servers `pnpm test` uses (CONTRACT.md): the bench creates its own database there. */
+const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  /** Where `authz_bench` is created (and dropped): any database of the server will do. */
+  DATABASE_URL: z.string().startsWith('postgres').default(DEFAULT_DATABASE_URL),
+  /** Shared Redis; every key of the run gets a prefix of its own and is deleted after. */
+  REDIS_URL: z.string().startsWith('redis').default(DEFAULT_REDIS_URL),
+  /** Measured seconds of each scenario, after a warm-up of BENCH_WARMUP seconds. */
+  BENCH_DURATION: positiveInt(10),
+  BENCH_WARMUP: positiveInt(2),
+  BENCH_CONNECTIONS: positiveInt(50),
+  /** Gateway on BASE, gRPC ports BASE+11.., metrics BASE+21.., oidc-provider on BASE+30. */
+  BENCH_PORT_BASE: z.coerce.number().int().min(1024).max(65000).default(4400),
+  /**
+   * When set, gateway, oauth and oidc-provider are profiled into this folder (relative to the
+   * repository root, e.g. `.data/profiles`) and their hot spots are printed.
+   */
+  BENCH_CPU_PROF_DIR: z.string().min(1).optional(),
+  /** Seconds the suite may take to answer /health 200. */
+  BENCH_START_TIMEOUT: positiveInt(180),
+});
+
+export interface BenchEnv {
+  root: string;
+  databaseUrl: string;
+  redisUrl: string;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  ports: { gateway: number; grpcBase: number; metricsBase: number; reference: number };
+  cpuProfileDir: string | undefined;
+  startTimeoutMs: number;
+  /** What the suite's launcher inherits, minus settings that would point it at another suite. */
+  inherited: NodeJS.ProcessEnv;
+}
+
+export function loadBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${problems.join('\n')}`);
+  }
+  const values = parsed.data;
+  const base = values.BENCH_PORT_BASE;
+  const root = repositoryRoot();
+  return {
+    root,
+    databaseUrl: values.DATABASE_URL,
+    redisUrl: values.REDIS_URL,
+    durationSeconds: values.BENCH_DURATION,
+    warmupSeconds: values.BENCH_WARMUP,
+    connections: values.BENCH_CONNECTIONS,
+    ports: { gateway: base, grpcBase: base + 10, metricsBase: base + 20, reference: base + 30 },
+    cpuProfileDir: values.BENCH_CPU_PROF_DIR ? resolve(root, values.BENCH_CPU_PROF_DIR) : undefined,
+    startTimeoutMs: values.BENCH_START_TIMEOUT * 1000,
+    inherited: Object.fromEntries(
+      Object.entries(source).filter(([name]) => !/_(GRPC_URL|GRPC_PORT|METRICS_PORT)$|^SMTP_URL$/.test(name)),
+    ),
+  };
+}
+
+/** What the oidc-provider child reads (reference/reference-server.ts). */
+export function loadReferenceEnv(source: NodeJS.ProcessEnv = process.env) {
+  return z
+    .object({
+      REFERENCE_PORT: z.coerce.number().int().min(1).max(65535),
+      REFERENCE_CLIENT_ID: z.string().min(1),
+      REFERENCE_CLIENT_SECRET: z.string().min(32),
+    })
+    .parse(source);
+}
+
+function repositoryRoot(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+    if (dirname(dir) === dir) throw new Error('pnpm-workspace.yaml not found above the bench');
+  }
+}

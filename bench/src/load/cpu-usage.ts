@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Who used the machine's CPUs during a run, in cores (2.0 = both cores of a 2-core machine). */
+export interface CpuUse {
+  /** This process: autocannon. */
+  loadGenerator: number;
+  /** Every process the bench started (the launcher and the services, or oidc-provider). */
+  servers: number;
+  /** The same, per process: `gateway`, `oauth`, ... or `oidc-provider`. */
+  byServer: Record<string, number>;
+  /** Everything else: other users of the machine, and PostgreSQL and Redis. */
+  outside: number;
+}
+
+interface Snapshot {
+  machineBusy: number;
+  machineTotal: number;
+  self: number;
+  descendants: number;
+  byName: Map<string, number>;
+}
+
+/** Clock ticks from /proc (Linux); undefined elsewhere, and the figures are then left out. */
+export function cpuSnapshot(): Snapshot | undefined {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const ticks = fields.map(Number);
+    const machineTotal = ticks.reduce((sum, value) => sum + value, 0);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+    return { machineBusy: machineTotal - idle, machineTotal, ...processTreeTicks(process.pid) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function cpuUse(
+  before: Snapshot | undefined,
+  after: Snapshot | undefined,
+  cores: number,
+): CpuUse | undefined {
+  if (!before || !after) return undefined;
+  // /proc/stat counts every core: ticks per core over the interval turn ticks into cores.
+  const ticksPerCore = (after.machineTotal - before.machineTotal) / cores;
+  if (ticksPerCore <= 0) return undefined;
+  const loadGenerator = (after.self - before.self) / ticksPerCore;
+  const servers = (after.descendants - before.descendants) / ticksPerCore;
+  const busy = (after.machineBusy - before.machineBusy) / ticksPerCore;
+  const byServer = Object.fromEntries(
+    [...after.byName].map(([name, ticks]) => [name, (ticks - (before.byName.get(name) ?? 0)) / ticksPerCore]),
+  );
+  return { loadGenerator, servers, byServer, outside: Math.max(0, busy - loadGenerator - servers) };
+}
+
+/**
+ * utime + stime of `root` and of all its descendants (living ones: the servers outlive every
+ * run they are measured in). The launcher detaches its children into process groups of their
+ * own, but they stay its children.
+ */
+function processTreeTicks(root: number): Omit<Snapshot, 'machineBusy' | 'machineTotal'> {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(entry);
+    const ppid = Number(fields[1]);
+    ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  let descendants = 0;
+  const byName = new Map<string, number>();
+  const pending = [...(children.get(root) ?? [])];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    const own = ticks.get(pid) ?? 0;
+    descendants += own;
+    const name = serverName(pid);
+    if (name) byName.set(name, (byName.get(name) ?? 0) + own);
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return { self: ticks.get(root) ?? 0, descendants, byName };
+}
+
+/** `apps/<name>/dist/main.js` is <name>; the bench's reference server is oidc-provider. */
+function serverName(pid: number): string | undefined {
+  try {
+    const script = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
+    if (script.endsWith('reference-server.js')) return 'oidc-provider';
+    return /\/apps\/([^/]+)\/dist\/main\.js$/.exec(script)?.[1];
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,43 @@
+import type { BenchEnv } from './config/env.js';
+import { runLoad, type LoadResult } from './load/run-load.js';
+import { print, type ScenarioOutcome } from './report/report.js';
+import { probe, type Scenario } from './scenarios.js';
+
+/** Warm-up (discarded), then the measured run; skipped when a first request does not answer 200. */
+export async function measure(
+  scenario: Scenario,
+  server: ScenarioOutcome['server'],
+  env: BenchEnv,
+  signal: AbortSignal,
+): Promise<ScenarioOutcome> {
+  const skipped = await probe(scenario);
+  if (skipped) {
+    print(`${scenario.name}: skipped, ${skipped}`);
+    return { scenario: scenario.name, server, skipped };
+  }
+  const connections = env.connections;
+  await runLoad(scenario.target, { connections, durationSeconds: env.warmupSeconds }, signal);
+  const result = await runLoad(
+    scenario.target,
+    { connections, durationSeconds: env.durationSeconds },
+    signal,
+  );
+  signal.throwIfAborted();
+  print(`${scenario.name} (${server}): ${describe(result)}`);
+  return { scenario: scenario.name, server, result };
+}
+
+function describe(result: LoadResult): string {
+  const { requestsPerSecond, p50, p99, non2xx, errors, cpu } = result;
+  const figures = `${requestsPerSecond.toFixed(0)} req/s, p50 ${p50} ms, p99 ${p99} ms, ${non2xx} non-2xx, ${errors} errors`;
+  if (!cpu) return figures;
+  const servers = Object.entries(cpu.byServer)
+    .filter(([, cores]) => cores >= 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
+    .join(', ');
+  return (
+    `${figures}; cores used: load generator ${cpu.loadGenerator.toFixed(2)}, ` +
+    `servers ${cpu.servers.toFixed(2)} (${servers}), outside ${cpu.outside.toFixed(2)}`
+  );
+}

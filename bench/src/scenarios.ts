@@ -1,0 +1,59 @@
+import type { LoadTarget } from './load/run-load.js';
+import { CLIENT_CREDENTIALS_BODY, type MachineClient } from './suite/fixtures.js';
+
+export interface Scenario {
+  name: string;
+  target: LoadTarget;
+  /** Why a first request that does not answer 200 means "skip" rather than "measure errors". */
+  notReadyReason?: (status: number) => string | undefined;
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+export function clientCredentials(tokenUrl: string, authorization: string): Scenario {
+  return {
+    name: 'client_credentials',
+    target: {
+      url: tokenUrl,
+      method: 'POST',
+      headers: { authorization, 'content-type': FORM },
+      body: CLIENT_CREDENTIALS_BODY,
+    },
+  };
+}
+
+/** What the suite is measured on, the token endpoint first (it is the one compared). */
+export function suiteScenarios(baseUrl: string, client: MachineClient): Scenario[] {
+  return [
+    clientCredentials(`${baseUrl}/oauth/token`, client.authorization),
+    {
+      name: 'introspection',
+      target: {
+        url: `${baseUrl}/oauth/introspect`,
+        method: 'POST',
+        headers: { authorization: client.authorization, 'content-type': FORM },
+        body: `token=${encodeURIComponent(client.accessToken)}&token_type_hint=access_token`,
+      },
+      notReadyReason: (status) =>
+        status === 404 ? 'POST /oauth/introspect answers 404 (not in this build yet)' : undefined,
+    },
+    { name: 'jwks', target: { url: `${baseUrl}/.well-known/jwks.json`, method: 'GET' } },
+    { name: 'discovery', target: { url: `${baseUrl}/.well-known/openid-configuration`, method: 'GET' } },
+  ];
+}
+
+/** One request before the load: a scenario whose endpoint does not answer 200 is skipped. */
+export async function probe(scenario: Scenario): Promise<string | undefined> {
+  const { url, method, headers, body } = scenario.target;
+  const response = await fetch(url, {
+    method,
+    headers: headers ?? {},
+    ...(body === undefined ? {} : { body }),
+  });
+  await response.arrayBuffer();
+  if (response.status === 200) return undefined;
+  return (
+    scenario.notReadyReason?.(response.status) ??
+    `${method} ${new URL(url).pathname} answers ${response.status}`
+  );
+}
