@@ -1,17 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
+import { spareTestPort } from '@authz/shared/testing';
 
 /**
  * A private redis-server for fault tests (CONVENTIONS.md #11: never stop the shared one).
@@ -23,7 +12,7 @@ export class PrivateRedisServer {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<PrivateRedisServer> {
-    const server = new PrivateRedisServer(await freePort());
+    const server = new PrivateRedisServer(await spareTestPort());
     await server.start();
     return server;
   }

@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from '@authz/shared/logger';
-import { serviceTestEnv, testLogger, useTestEnvironment } from '@authz/shared/testing';
+import { serviceTestEnv, spareTestPort, testLogger, useTestEnvironment } from '@authz/shared/testing';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildMailerWorkerApp, loadMailerWorkerEnv } from '../app.js';
-import { freePort, SmtpSink } from '../test/smtp-sink.js';
+import { SmtpSink } from '../test/smtp-sink.js';
 import { createMailMetrics } from './mail-metrics.js';
 import {
   MAIL_QUEUE_NAME,
@@ -136,7 +136,7 @@ describe('mail worker', () => {
   });
 
   it('retries with the job backoff while SMTP is down, then delivers', async () => {
-    const port = await freePort();
+    const port = await spareTestPort();
     const app = await startApp(port);
     const data = verificationJob();
     const id = randomUUID();

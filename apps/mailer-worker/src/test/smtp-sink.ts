@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { parseMail, type ParsedMail } from '@authz/shared/mail';
 
@@ -99,15 +98,4 @@ export class SmtpSink {
   private notify(): void {
     for (const check of [...this.waiters]) check();
   }
-}
-
-/** A port nothing listens on (yet): bound once by the OS, then released. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }

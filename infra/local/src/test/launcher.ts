@@ -94,7 +94,10 @@ export { isAlive as alive } from '../processes.js';
 /** A base such that base+1..base+count are all free, so parallel tests never collide. */
 export async function freePortBlock(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    // Below Linux's ephemeral range (32768 and up): ports the kernel hands to listen(0) and
+    // outgoing connections of parallel tests would otherwise land in the block between this
+    // check and the launcher binding it.
+    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - count));
     const ports = Array.from({ length: count }, (_, index) => base + 1 + index);
     if ((await Promise.all(ports.map((port) => isPortFree(port)))).every(Boolean)) return base;
   }

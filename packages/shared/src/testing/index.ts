@@ -21,3 +21,4 @@ export { TestSmtpSink } from './smtp-sink.js';
 export type { CapturedMail } from './smtp-sink.js';
 export { TestDocumentServer } from './document-server.js';
 export type { CannedResponse } from './document-server.js';
+export { isAddressInUse, spareTestPort } from './spare-port.js';
