@@ -3,10 +3,10 @@ import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2
 import { context, propagation } from '@opentelemetry/api';
 import * as grpc from '@grpc/grpc-js';
 import { currentRequestContext, newRequestId } from '../context/index.js';
-import { fromGrpcError } from '../errors/index.js';
 import { REQUEST_ID_METADATA_KEY, metadataSetter } from './metadata-carrier.js';
 import { methodDefinition } from './method-definitions.js';
 import type { CallOptions, ServiceClient } from './service-types.js';
+import { unaryCall } from './unary-call.js';
 
 export interface GrpcChannelOptions {
   /** Deadline of calls that set none (every call has one). */
@@ -23,6 +23,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.enable_retries': 1,
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
+  // Never served; when enabled grpc-js keeps per-call statistics anyway (docs/performance.md #2).
+  'grpc.enable_channelz': 0,
 };
 
 /** `host:port` means DNS resolution; explicit schemes (dns:///, unix:, ipv4:) pass through. */
@@ -34,11 +36,11 @@ export function grpcTarget(address: string): string {
 
 /** One connection to a service address, shared by the typed clients of its services. */
 export class GrpcChannel {
-  private readonly client: grpc.Client;
+  private readonly channel: grpc.Channel;
   private readonly defaultTimeoutMs: number;
 
   constructor(address: string, options: GrpcChannelOptions = {}) {
-    this.client = new grpc.Client(grpcTarget(address), grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    this.channel = new grpc.Channel(grpcTarget(address), grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
   }
 
@@ -54,7 +56,7 @@ export class GrpcChannel {
   }
 
   close(): void {
-    this.client.close();
+    this.channel.close();
   }
 
   private call(
@@ -66,17 +68,6 @@ export class GrpcChannel {
     metadata.set(REQUEST_ID_METADATA_KEY, currentRequestContext()?.requestId ?? newRequestId());
     propagation.inject(context.active(), metadata, metadataSetter);
     const deadline = Date.now() + (options.timeoutMs ?? this.defaultTimeoutMs);
-    return new Promise((resolve, reject) => {
-      const call = this.client.makeUnaryRequest(
-        definition.path,
-        definition.requestSerialize,
-        definition.responseDeserialize,
-        request,
-        metadata,
-        { deadline },
-        (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response)),
-      );
-      options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
-    });
+    return unaryCall(this.channel, definition, request, metadata, deadline, options.signal);
   }
 }

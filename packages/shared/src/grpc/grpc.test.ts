@@ -85,6 +85,46 @@ describe('grpc adapter', () => {
     await expect.poll(() => cancelled).toBe(true);
   });
 
+  it("cancels the call when the caller's signal aborts, and the handler learns it", async () => {
+    let handlerAborted = false;
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+    state.behaviour = (_requestId, signal) =>
+      new Promise((resolve) => {
+        signal.addEventListener('abort', () => {
+          handlerAborted = true;
+          resolve();
+        });
+        started();
+      });
+    const caller = new AbortController();
+    const pending = channel
+      .service(HealthService)
+      .check({}, { timeoutMs: 10_000, signal: caller.signal })
+      .catch((error: unknown) => error);
+    await handlerStarted;
+    caller.abort();
+    const failure = await pending;
+    expect(failure).toBeInstanceOf(InternalError);
+    expect(failure).toMatchObject({ statusCode: 500, message: 'Internal server error' });
+    await expect.poll(() => handlerAborted).toBe(true);
+  });
+
+  it('answers many concurrent calls, each with its own request id', async () => {
+    const seen = new Set<string>();
+    state.behaviour = async (requestId) => {
+      seen.add(requestId);
+    };
+    const ids = Array.from({ length: 50 }, (_, n) => `req-${n}`);
+    const answers = await Promise.all(
+      ids.map((requestId) =>
+        runWithRequestContext({ requestId }, () => channel.service(HealthService).check({})),
+      ),
+    );
+    expect(answers.every((answer) => answer.status === ServingStatus.SERVING)).toBe(true);
+    expect([...seen].sort()).toEqual([...ids].sort());
+  });
+
   it('rebuilds the OAuth error class the service threw, with its description', async () => {
     state.behaviour = async () => {
       throw new InvalidGrantError({ message: 'code expired', detail: 'private' });

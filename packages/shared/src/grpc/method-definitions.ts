@@ -18,9 +18,14 @@ export function methodDefinition(
     path: methodPath(service, method),
     requestStream: false,
     responseStream: false,
-    requestSerialize: (message) => Buffer.from(toBinary(method.input, message as never)),
+    requestSerialize: (message) => asBuffer(toBinary(method.input, message as never)),
     requestDeserialize: (bytes: Buffer) => fromBinary(method.input, bytes),
-    responseSerialize: (message) => Buffer.from(toBinary(method.output, message as never)),
+    responseSerialize: (message) => asBuffer(toBinary(method.output, message as never)),
     responseDeserialize: (bytes: Buffer) => fromBinary(method.output, bytes),
   };
+}
+
+/** grpc-js wants a Buffer: a view of the encoded bytes, not a copy of them. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

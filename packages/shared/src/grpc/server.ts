@@ -5,6 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { runWithRequestContext, sanitizeRequestId } from '../context/index.js';
 import { normalizeError, toGrpcStatus, type AppError } from '../errors/index.js';
+import { UnaryCallContext } from './call-context.js';
 import { REQUEST_ID_METADATA_KEY, metadataGetter } from './metadata-carrier.js';
 import { methodDefinition } from './method-definitions.js';
 import type { CallContext, ServiceImplementation } from './service-types.js';
@@ -17,9 +18,15 @@ export interface GrpcServerOptions {
   logger: Logger;
 }
 
+/**
+ * channelz (grpc-js's introspection service) is never served here, but when enabled, grpc-js
+ * keeps its per-call and per-stream statistics anyway (docs/performance.md #2).
+ */
+const SERVER_OPTIONS: grpc.ServerOptions = { 'grpc.enable_channelz': 0 };
+
 /** A grpc-js server hosting protobuf-es services; handlers are plain async functions. */
 export class GrpcServer {
-  private readonly server = new grpc.Server();
+  private readonly server = new grpc.Server(SERVER_OPTIONS);
   private readonly tracer = trace.getTracer('@authz/shared/grpc');
 
   constructor(private readonly options: GrpcServerOptions) {}
@@ -69,18 +76,19 @@ export class GrpcServer {
     const operation = `${this.options.serviceName}.${method.localName}`;
     return (call, callback) => {
       const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_METADATA_KEY)[0]?.toString());
-      const log = this.options.logger.child({ rpc: operation, requestId });
-      const controller = new AbortController();
-      call.on('cancelled', () => controller.abort());
+      const context = new UnaryCallContext(this.options.logger, operation, requestId);
+      call.on('cancelled', () => context.cancel());
       const parent = propagation.extract(ROOT_CONTEXT, call.metadata, metadataGetter);
       this.tracer.startActiveSpan(operation, { kind: SpanKind.SERVER }, parent, (span) =>
         runWithRequestContext({ requestId }, async () => {
           try {
-            const result = await handler(call.request, { requestId, log, signal: controller.signal });
+            const result = await handler(call.request, context);
+            context.finish();
             callback(null, create(method.output, result as never));
           } catch (thrown) {
+            context.finish();
             const error = normalizeError(thrown);
-            logFailure(log, error, thrown);
+            logFailure(context.log, error, thrown);
             span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
             callback(toGrpcStatus(error) as grpc.ServerErrorResponse);
           } finally {

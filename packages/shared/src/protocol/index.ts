@@ -20,3 +20,16 @@ export const CLIENT_ASSERTION_SIGNING_ALGORITHMS: readonly string[] = [
   'RS384',
   'RS512',
 ];
+
+/**
+ * The browser session cookie of the hosted pages and the consents API (spec 5). The `__Host-`
+ * prefix (RFC 6265bis section 4.1.3.2) makes browsers insist on Secure, Path=/ and no Domain.
+ */
+export const SESSION_COOKIE = '__Host-service_session';
+
+/** Hosted pages under the issuer (spec 4.5): where oauth sends the browser for each step. */
+export const HOSTED_PAGE_PATHS = {
+  login: '/ui/login',
+  consent: '/ui/consent',
+  resume: '/ui/resume',
+} as const;
