@@ -1,4 +1,4 @@
-import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
@@ -14,6 +14,8 @@ import { createMailQueue } from './outbox/mail-queue.js';
 import { outboxKey } from './outbox/outbox-payload.js';
 import { createOutboxRelay } from './outbox/outbox-relay.js';
 import { createRegistry } from './registry.js';
+import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
+import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
 
 export interface IdentityDeps {
@@ -43,7 +45,10 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
   });
   try {
     const registry = await createRegistry(env, { prisma, redis, log: logger, onMailQueued: relay.kick });
-    app.server.addService(IdentityService, identityServiceImplementation(registry));
+    app.server
+      .addService(IdentityService, identityServiceImplementation(registry))
+      .addService(AuditService, auditServiceImplementation(registry))
+      .addService(AccountLookupService, accountLookupServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await app.close();

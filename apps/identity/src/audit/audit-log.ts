@@ -3,14 +3,18 @@ import type { Prisma } from '../generated/prisma/client.js';
 
 /** The security events the identity service records (docs/identity.md "Audit log"). */
 export type AuditEventType =
-  'registration' | 'email_verification' | 'login_success' | 'login_failure' | 'logout';
+  'registration' | 'email_verification' | 'login_success' | 'login_failure' | 'logout' | DelegationEventType;
+
+/** Delegations oauth reports through AuditService (docs/identity.md #14). */
+export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;
+export type DelegationEventType = (typeof DELEGATION_EVENT_TYPES)[number];
 
 export interface AuditEntry {
   type: AuditEventType;
   actorUserId?: string;
   origin: RequestOrigin | undefined;
   /** Small, never secret: no password, token or plain email address of a failed login. */
-  details?: Record<string, string | boolean>;
+  details?: Record<string, string | boolean | string[]>;
 }
 
 /** Anything that can insert an audit row: the client or a transaction. */

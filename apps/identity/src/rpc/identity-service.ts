@@ -3,10 +3,12 @@ import type { ServiceImplementation } from '@authz/shared/grpc';
 import { getUser } from '../accounts/get-user.js';
 import { register } from '../accounts/register.js';
 import { toUserMessage } from '../accounts/user-view.js';
+import { verifiedEmails } from '../accounts/verified-emails.js';
 import { ensureDeveloper } from '../developers/ensure-developer.js';
 import type { IdentityRegistry } from '../registry.js';
 import { checkCredentials } from '../sessions/check-credentials.js';
 import { endSession } from '../sessions/end-session.js';
+import { getBrowserSession } from '../sessions/get-browser-session.js';
 import { resendVerification } from '../verification/resend-verification.js';
 import { verifyEmail } from '../verification/verify-email.js';
 
@@ -26,15 +28,17 @@ export function identityServiceImplementation(
       return {};
     },
     async checkCredentials(request) {
-      const { user, session } = await checkCredentials(registry, request);
+      const { user, session, sessionToken } = await checkCredentials(registry, request);
       return {
         user: toUserMessage(user),
         sessionId: session.id,
-        authTime: BigInt(Math.floor(session.authTime.getTime() / 1000)),
+        authTime: epochSeconds(session.authTime),
+        ...(sessionToken === undefined ? {} : { sessionToken }),
       };
     },
     async getUser(request) {
-      return { user: toUserMessage(await getUser(registry.prisma, request.userId)) };
+      const user = await getUser(registry.prisma, request.userId);
+      return { user: toUserMessage(user), verifiedEmails: verifiedEmails(user) };
     },
     async endSession(request) {
       await endSession(registry.prisma, request);
@@ -43,5 +47,19 @@ export function identityServiceImplementation(
     async ensureDeveloper(request) {
       return { developerId: await ensureDeveloper(registry.prisma, request.userId) };
     },
+    async getBrowserSession(request) {
+      const { session, user, csrfToken } = await getBrowserSession(registry, request.sessionToken);
+      return {
+        sessionId: session.id,
+        user: toUserMessage(user),
+        authTime: epochSeconds(session.authTime),
+        csrfToken,
+      };
+    },
   };
+}
+
+/** OIDC auth_time is in seconds. */
+function epochSeconds(date: Date): bigint {
+  return BigInt(Math.floor(date.getTime() / 1000));
 }

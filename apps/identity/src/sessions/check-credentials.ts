@@ -1,10 +1,11 @@
 import type { CheckCredentialsRequest } from '@authz/proto/identity/v1/identity';
-import { keyedHash } from '@authz/shared/crypto';
+import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { InvalidCredentialsError, ValidationError, type FieldViolation } from '@authz/shared/errors';
 import { emailKey } from '../accounts/email.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { sessionTokenHash } from './browser-session-token.js';
 
 export interface CheckCredentialsDeps {
   prisma: PrismaClient;
@@ -20,40 +21,65 @@ function requireFields(request: CheckCredentialsRequest): void {
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
+export interface CheckedCredentials {
+  user: User;
+  session: Session;
+  /** Only for a hosted sign-in: the session cookie value, never stored (docs/identity.md #11). */
+  sessionToken?: string;
+}
+
 /**
  * Spec 4.2 POST /auth/login, DECISIONS.md #4: unknown email and wrong password give the same
- * error at the same cost (an argon2id verify either way). Success opens a session.
+ * error at the same cost (an argon2id verify either way). Success opens a session; a hosted
+ * sign-in (spec 4.5, `browser_session`) also gets the session's cookie token. Both kinds are
+ * audited alike, the hosted one marked `browserSession`.
  */
 export async function checkCredentials(
   deps: CheckCredentialsDeps,
   request: CheckCredentialsRequest,
-): Promise<{ user: User; session: Session }> {
+): Promise<CheckedCredentials> {
   requireFields(request);
   const key = emailKey(request.email.trim());
-  const user = await deps.prisma.user.findUnique({
-    where: { emailLower: key },
-    include: { passwordCredential: true },
-  });
+  // PostgreSQL text cannot hold U+0000, so no account has such an address; looking it up would
+  // fail the query. The dummy hash below still runs.
+  const user = key.includes('\u0000')
+    ? null
+    : await deps.prisma.user.findUnique({
+        where: { emailLower: key },
+        include: { passwordCredential: true },
+      });
   const matches = await deps.hasher.verify(user?.passwordCredential?.hash, request.password);
+  const hostedMark: Record<string, boolean> = request.browserSession ? { browserSession: true } : {};
   if (!user || !matches) {
     await recordAudit(deps.prisma, {
       type: 'login_failure',
       actorUserId: user?.id,
       origin: request.origin,
       // The address itself is not kept for failures: a typo may be someone's password.
-      details: { emailHash: keyedHash(deps.secretHashKey, `audit:${key}`), knownUser: user !== null },
+      details: {
+        emailHash: keyedHash(deps.secretHashKey, `audit:${key}`),
+        knownUser: user !== null,
+        ...hostedMark,
+      },
     });
     throw new InvalidCredentialsError();
   }
+  const sessionToken = request.browserSession ? randomHexToken() : undefined;
   const authTime = new Date(Math.floor(Date.now() / 1000) * 1000);
   const session = await deps.prisma.session.create({
     data: {
       userId: user.id,
       authTime,
       expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
+      tokenHash: sessionToken === undefined ? null : sessionTokenHash(deps.secretHashKey, sessionToken),
     },
   });
-  await recordAudit(deps.prisma, { type: 'login_success', actorUserId: user.id, origin: request.origin });
+  await recordAudit(deps.prisma, {
+    type: 'login_success',
+    actorUserId: user.id,
+    origin: request.origin,
+    details: hostedMark,
+  });
   const { passwordCredential: _credential, ...plainUser } = user;
-  return { user: plainUser, session };
+  return { user: plainUser, session, ...(sessionToken === undefined ? {} : { sessionToken }) };
 }

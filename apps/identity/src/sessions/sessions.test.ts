@@ -57,6 +57,13 @@ describe('CheckCredentials (spec 4.2, DECISIONS.md #4)', () => {
     expect(rows.map((row) => row.details).join()).not.toMatch(/passphrase|not the one|nobody@/);
   });
 
+  it('answers an address holding U+0000 as an unknown one, without failing the lookup', async () => {
+    const error = await rejection(
+      identity.client.checkCredentials({ email: 'heidi\u0000@example.com', password: 'a fine passphrase' }),
+    );
+    expect(error).toBeInstanceOf(InvalidCredentialsError);
+  });
+
   it('requires both fields', async () => {
     const error = await rejection(identity.client.checkCredentials({ email: ' ', password: '' }));
     expect(error).toBeInstanceOf(ValidationError);

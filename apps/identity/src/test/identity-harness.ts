@@ -1,4 +1,4 @@
-import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
 import { serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
@@ -10,6 +10,8 @@ import { MAIL_QUEUE_NAME, mailQueuePrefix } from '../outbox/mail-queue.js';
 
 export interface IdentityHarness {
   client: ServiceClient<typeof IdentityService>;
+  audit: ServiceClient<typeof AuditService>;
+  accounts: ServiceClient<typeof AccountLookupService>;
   /** Direct SQL on this file's database, to look at what was stored. */
   sql: pg.Pool;
   /** The mail queue as the mailer-worker sees it. */
@@ -40,6 +42,8 @@ export async function startIdentity(
   });
   return {
     client: channel.service(IdentityService),
+    audit: channel.service(AuditService),
+    accounts: channel.service(AccountLookupService),
     sql,
     mailQueue,
     secretHashKey: env.secretHashKey,
@@ -72,6 +76,22 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected a rejection');
+}
+
+/** The verification links queued for `to`, oldest first, once there are at least `count`. */
+export async function verificationLinks(
+  harness: Pick<IdentityHarness, 'mailQueue'>,
+  to: string,
+  count: number,
+): Promise<string[]> {
+  return eventually(async () => {
+    const jobs = await harness.mailQueue.getJobs(['waiting', 'delayed', 'active', 'completed']);
+    const links = jobs
+      .filter((job) => job.data.to === to)
+      .sort((a, b) => a.timestamp - b.timestamp)
+      .map((job) => job.data.verifyUrl as string);
+    return links.length >= count ? links : undefined;
+  });
 }
 
 /** The token inside a verification mail's link. */

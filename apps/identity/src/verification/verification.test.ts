@@ -3,10 +3,10 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ORIGIN,
-  eventually,
   rejection,
   startIdentity,
   tokenOf,
+  verificationLinks,
   type IdentityHarness,
 } from '../test/identity-harness.js';
 
@@ -22,17 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => identity.close());
 
-/** The verification links mailed to `to`, oldest first. */
-async function linksTo(to: string, count: number): Promise<string[]> {
-  return eventually(async () => {
-    const jobs = await identity.mailQueue.getJobs(['waiting', 'delayed', 'active', 'completed']);
-    const links = jobs
-      .filter((job) => job.data.to === to)
-      .sort((a, b) => a.timestamp - b.timestamp)
-      .map((job) => job.data.verifyUrl as string);
-    return links.length >= count ? links : undefined;
-  });
-}
+const linksTo = (to: string, count: number) => verificationLinks(identity, to, count);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

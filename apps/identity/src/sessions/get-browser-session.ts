@@ -1,0 +1,36 @@
+import { UnauthorizedError } from '@authz/shared/errors';
+import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
+import { csrfTokenFor, isSessionTokenShaped, sessionTokenHash } from './browser-session-token.js';
+
+export interface GetBrowserSessionDeps {
+  prisma: PrismaClient;
+  secretHashKey: Buffer;
+}
+
+export interface BrowserSession {
+  session: Session;
+  user: User;
+  csrfToken: string;
+}
+
+/**
+ * Spec 4.5, 4.6, 5: the session behind a `__Host-service_session` cookie value. Malformed,
+ * unknown, ended and expired values, and sessions whose user is gone, are one and the same
+ * UnauthorizedError: a caller learns only that the cookie does not sign anyone in. The value
+ * is looked up by its keyed hash, so the lookup time says nothing about stored values.
+ */
+export async function getBrowserSession(
+  deps: GetBrowserSessionDeps,
+  sessionToken: string,
+): Promise<BrowserSession> {
+  if (!isSessionTokenShaped(sessionToken)) throw new UnauthorizedError();
+  const found = await deps.prisma.session.findUnique({
+    where: { tokenHash: sessionTokenHash(deps.secretHashKey, sessionToken) },
+    include: { user: true },
+  });
+  if (!found || found.endedAt !== null || found.expiresAt.getTime() <= Date.now()) {
+    throw new UnauthorizedError();
+  }
+  const { user, ...session } = found;
+  return { session, user, csrfToken: csrfTokenFor(deps.secretHashKey, sessionToken) };
+}
