@@ -5,6 +5,7 @@ import { createCimdResolver, type CimdResolver } from './cimd/resolve-cimd-clien
 import type { ClientsEnv } from './config/env.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { createClientInvalidations, type ClientInvalidations } from './invalidation/client-invalidations.js';
+import { DYNAMIC_GRANT_TYPES, JWT_BEARER_GRANT } from './registration/registration-metadata.js';
 
 /** Everything the features need, built once per app (CONVENTIONS.md #6). */
 export interface ClientsRegistry {
@@ -19,6 +20,8 @@ export interface ClientsRegistry {
   realmAllowedScopes: ReadonlySet<string>;
   /** Spec 5: the scopes a dynamically registered client may hold, in configured order. */
   dynamicRegistrationScopes: readonly string[];
+  /** What dynamic registration may grant: jwt-bearer only while ENTERPRISE_ASSERTION_ENABLED. */
+  registrationGrantTypes: readonly string[];
   /** Test-only CIMD_ALLOW_INSECURE_LOOPBACK: loopback http for documents and jwks_uri. */
   allowInsecureLoopback: boolean;
   invalidations: ClientInvalidations;
@@ -40,6 +43,9 @@ export function createRegistry(
     assertionAudiences: [env.issuer, `${env.issuer}/oauth/token`],
     realmAllowedScopes: new Set(env.realmAllowedScopes),
     dynamicRegistrationScopes: env.dynamicRegistrationScopes,
+    registrationGrantTypes: env.enterpriseAssertionEnabled
+      ? [...DYNAMIC_GRANT_TYPES, JWT_BEARER_GRANT]
+      : DYNAMIC_GRANT_TYPES,
     allowInsecureLoopback: env.allowInsecureLoopback,
     invalidations: createClientInvalidations(parts.redis, env.redisKeyPrefix, parts.log),
     cimd: env.cimdEnabled

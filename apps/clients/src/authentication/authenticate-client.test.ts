@@ -95,6 +95,31 @@ describe('AuthenticateClient', () => {
     await expectRejected({ basic: { clientId, clientSecret: '' }, grantType });
   });
 
+  it('authenticates a public client by client_id alone for both user grants, never with a secret', async () => {
+    const developerApi = await create({
+      ...publicApp,
+      grantTypes: list(['authorization_code', 'refresh_token']),
+    });
+    const registered = await clients.client.registerClient({
+      metadataJson: JSON.stringify({
+        redirect_uris: ['https://native.example/cb'],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    });
+    expect(registered.clientSecret).toBeUndefined();
+    for (const clientId of [developerApi.clientId, registered.clientId]) {
+      for (const grantType of ['authorization_code', 'refresh_token']) {
+        const { client } = await clients.client.authenticateClient({ bodyClientId: clientId, grantType });
+        expect(client).toMatchObject({ clientId, tokenEndpointAuthMethod: 'none' });
+        await expectRejected({ bodyClientId: clientId, bodyClientSecret: 'a'.repeat(64), grantType });
+        await expectRejected({ bodyClientId: clientId, bodyClientSecret: '', grantType });
+        await expectRejected({ basic: { clientId, clientSecret: 'a'.repeat(64) }, grantType });
+        await expectRejected({ basic: { clientId, clientSecret: 'x' }, bodyClientId: clientId, grantType });
+      }
+    }
+  });
+
   it('refuses unknown, disabled, deleted, private_key_jwt and anonymous callers', async () => {
     const grantType = 'client_credentials';
     await expectRejected({ grantType });

@@ -1,9 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { keyedHash, matchesKeyedHash } from '@authz/shared/crypto';
-import { InvalidClientError } from '@authz/shared/errors';
-import { MetadataDocumentError } from '../cimd/metadata-document.js';
-import { isUuid } from '../clients/uuid.js';
 import type { ClientsRegistry } from '../registry.js';
 import type { AuthenticatableClient } from './authenticatable-client.js';
+import { findClient } from '../resolution/find-client.js';
 import {
   readPresentedCredentials,
   rejected,
@@ -37,30 +36,37 @@ export async function authenticateClient(
   credentials: PresentedCredentials,
 ): Promise<Authenticated> {
   const presented = readPresentedCredentials(credentials);
-  const client = await resolveClient(deps, presented.clientId);
-  if (!client?.enabled) throw rejected('unknown or disabled client');
+  const client = await findClient(deps, presented.clientId);
+  if (!client?.enabled) {
+    await spendAsOnAWrongSecret(deps, presented, credentials.grantType);
+    throw rejected('unknown or disabled client');
+  }
   return verifyPresented(deps, client, presented, credentials.grantType);
 }
 
-// Spec 5: pre-registered clients first, then client metadata documents, then dynamically
-// registered clients. Stored client ids are UUIDs and CIMD ids are URLs, so the order only
-// matters for the (impossible) overlap; it is kept explicit all the same.
-async function resolveClient(
+/** Never a record id (ids are random v4 UUIDs): the API-key lookup of the decoy finds nothing. */
+const DECOY_ID = '00000000-0000-0000-0000-000000000000';
+/** A hash no presented secret has (an HMAC preimage), so the decoy comparison always fails. */
+const DECOY_SECRET_HASH = randomBytes(32).toString('hex');
+
+/**
+ * An unknown or disabled client that presents a secret costs what a wrong secret costs
+ * (docs/security.md "Enumeration"): the same keyed-hash comparison and, for client_credentials,
+ * the same API-key lookup, run against a decoy that matches nothing.
+ */
+async function spendAsOnAWrongSecret(
   deps: AuthenticationDeps,
-  clientId: string,
-): Promise<AuthenticatableClient | undefined> {
-  const stored = isUuid(clientId) ? await deps.prisma.client.findUnique({ where: { clientId } }) : null;
-  if (stored?.source === 'pre_registered') return stored;
-  if (deps.cimd?.handles(clientId)) {
-    try {
-      return await deps.cimd.resolve(clientId);
-    } catch (error) {
-      if (error instanceof MetadataDocumentError)
-        throw new InvalidClientError({ message: error.description });
-      throw error;
-    }
-  }
-  return stored ?? undefined;
+  presented: Presented,
+  grantType: string,
+): Promise<void> {
+  if (presented.method !== 'client_secret_basic' && presented.method !== 'client_secret_post') return;
+  const decoy = {
+    id: DECOY_ID,
+    environment: 'development',
+    tokenEndpointAuthMethod: presented.method,
+    secretHash: DECOY_SECRET_HASH,
+  };
+  await matchSecret(deps, decoy, presented.method, presented.secret, grantType);
 }
 
 async function verifyPresented(
@@ -83,8 +89,6 @@ async function verifyPresented(
   }
 }
 
-// The registered secret, by the registered method only; or an API key (DECISIONS.md #15),
-// accepted in Basic or the body alike.
 async function verifySecret(
   deps: AuthenticationDeps,
   client: AuthenticatableClient,
@@ -92,20 +96,39 @@ async function verifySecret(
   secret: string,
   grantType: string,
 ): Promise<Authenticated> {
+  const match = await matchSecret(deps, client, method, secret, grantType);
+  if (!match) throw rejected('wrong secret or method');
+  return { client, ...match };
+}
+
+/** What a secret comparison reads of a client (a real one, or the decoy above). */
+type SecretHolder = Pick<
+  AuthenticatableClient,
+  'id' | 'environment' | 'tokenEndpointAuthMethod' | 'secretHash'
+>;
+
+// The registered secret, by the registered method only; or an API key (DECISIONS.md #15),
+// accepted in Basic or the body alike.
+async function matchSecret(
+  deps: AuthenticationDeps,
+  client: SecretHolder,
+  method: 'client_secret_basic' | 'client_secret_post',
+  secret: string,
+  grantType: string,
+): Promise<{ apiKeyId?: string } | undefined> {
   const { secretHash } = client;
   if (method === client.tokenEndpointAuthMethod && secretHash !== null) {
-    if (matchesKeyedHash(deps.secretHashKey, secret, secretHash)) return { client };
+    if (matchesKeyedHash(deps.secretHashKey, secret, secretHash)) return {};
   }
   const apiKeyId = await matchingApiKeyId(deps, client, secret, grantType);
-  if (apiKeyId) return { client, apiKeyId };
-  throw rejected('wrong secret or method');
+  return apiKeyId ? { apiKeyId } : undefined;
 }
 
 // DECISIONS.md #14, #15: a live API key of a development client, for client_credentials only.
 // Its id is returned for the caller's coalesced usage report; nothing is written here.
 async function matchingApiKeyId(
   deps: AuthenticationDeps,
-  client: AuthenticatableClient,
+  client: SecretHolder,
   secret: string,
   grantType: string,
 ): Promise<string | undefined> {

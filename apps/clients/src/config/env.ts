@@ -28,6 +28,8 @@ const settingsSchema = z.object({
   CIMD_ENABLED: envBoolean(false),
   /** Test-only: loopback http document and jwks_uri URLs, fetched from loopback addresses. */
   CIMD_ALLOW_INSECURE_LOOPBACK: envBoolean(false),
+  /** ID-JAG (docs/enterprise-assertions.md): dynamic registration offers the jwt-bearer grant. */
+  ENTERPRISE_ASSERTION_ENABLED: envBoolean(false),
 });
 
 export type ClientsEnv = ReturnType<typeof loadClientsEnv>;
@@ -51,5 +53,6 @@ export function loadClientsEnv(source: NodeJS.ProcessEnv = process.env) {
     issuer: settings.JWT_ISSUER,
     cimdEnabled: settings.CIMD_ENABLED,
     allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
+    enterpriseAssertionEnabled: settings.ENTERPRISE_ASSERTION_ENABLED,
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ValidationError } from '@authz/shared/errors';
+import { InvalidClientMetadataError, ValidationError } from '@authz/shared/errors';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { isConfidential, type ClientConfig } from '../clients/client-config.js';
 import { configData } from '../clients/client-data.js';
@@ -9,14 +9,17 @@ import type { ClientsRegistry } from '../registry.js';
 import { toRegistrationError } from './metadata-problems.js';
 import {
   cappedScopes,
-  DYNAMIC_GRANT_TYPES,
   parseRegistrationMetadata,
   type RegistrationMetadata,
 } from './registration-metadata.js';
 
 export type RegistrationDeps = Pick<
   ClientsRegistry,
-  'prisma' | 'secretHashKey' | 'dynamicRegistrationScopes' | 'allowInsecureLoopback'
+  | 'prisma'
+  | 'secretHashKey'
+  | 'dynamicRegistrationScopes'
+  | 'allowInsecureLoopback'
+  | 'registrationGrantTypes'
 >;
 
 export interface Registration {
@@ -40,12 +43,13 @@ export async function registerClient(deps: RegistrationDeps, metadataJson: strin
     validateClientConfig(config, {
       allowedScopes: new Set(),
       checkScopes: false,
-      grantTypes: DYNAMIC_GRANT_TYPES,
+      grantTypes: deps.registrationGrantTypes,
       allowInsecureLoopback: deps.allowInsecureLoopback,
     });
   } catch (error) {
     throw error instanceof ValidationError ? toRegistrationError(error.details ?? []) : error;
   }
+  const agentScopeModes = checkAgentScopeModes(metadata, config.scopes);
   const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
   const client = await deps.prisma.client.create({
     data: {
@@ -53,6 +57,7 @@ export async function registerClient(deps: RegistrationDeps, metadataJson: strin
       clientId,
       secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
       isAgent: metadata.isAgent ?? false,
+      agentScopeModes,
       source: 'dynamic',
       developerId: null,
       realmId: null,
@@ -83,6 +88,24 @@ function registeredConfig(
     jwks: metadata.jwks ?? null,
     jwksUri: metadata.jwksUri ?? null,
   };
+}
+
+// Spec 2.2 and docs/clients.md #19: an agent may cap the scope modes it can obtain by token
+// exchange below its registered scopes. A mode outside them is refused rather than dropped, so
+// a cap can never come out empty and fall back to the wider default.
+function checkAgentScopeModes(metadata: RegistrationMetadata, scopes: readonly string[]): string[] {
+  const modes = unique(metadata.agentScopeModes ?? []);
+  if (modes.length === 0) return [];
+  if (metadata.isAgent !== true) {
+    throw new InvalidClientMetadataError({ message: 'agent_scope_modes requires is_agent' });
+  }
+  const outside = modes.filter((mode) => !scopes.includes(mode));
+  if (outside.length > 0) {
+    throw new InvalidClientMetadataError({
+      message: `agent_scope_modes must be among the registered scopes: ${outside.join(' ')}`,
+    });
+  }
+  return modes;
 }
 
 function unique(values: string[]): string[] {

@@ -4,6 +4,8 @@ import { GRANT_TYPES } from '../clients/validate-client.js';
 /** RFC 8693: dynamically registered agents may hold it (DECISIONS.md #12). */
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DYNAMIC_GRANT_TYPES: readonly string[] = [...GRANT_TYPES, TOKEN_EXCHANGE_GRANT];
+/** RFC 7523 section 2.1: redeems ID-JAGs, registrable while ENTERPRISE_ASSERTION_ENABLED is on. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** RFC 7591 section 2 client metadata as received, types checked, defaults not yet applied. */
 export interface RegistrationMetadata {
@@ -17,6 +19,8 @@ export interface RegistrationMetadata {
   jwks?: object;
   jwksUri?: string;
   isAgent?: boolean;
+  /** The space-separated `agent_scope_modes` (spec 2.2 cap, docs/clients.md #19), split. */
+  agentScopeModes?: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -47,6 +51,8 @@ export function parseRegistrationMetadata(text: string): RegistrationMetadata {
     if (typeof body.is_agent !== 'boolean') throw invalid('is_agent must be a boolean');
     metadata.isAgent = body.is_agent;
   }
+  const modes = stringMember(body, 'agent_scope_modes');
+  if (modes !== undefined) metadata.agentScopeModes = modes.split(' ').filter(Boolean);
   return metadata;
 }
 

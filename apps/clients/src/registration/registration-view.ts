@@ -21,5 +21,6 @@ export function toRegistrationMessage({
     ...(client.jwks !== null ? { jwks: JSON.stringify(client.jwks) } : {}),
     ...(client.jwksUri !== null ? { jwksUri: client.jwksUri } : {}),
     isAgent: client.isAgent,
+    ...(client.agentScopeModes.length > 0 ? { agentScopeModes: client.agentScopeModes.join(' ') } : {}),
   };
 }

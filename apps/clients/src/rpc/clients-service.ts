@@ -16,6 +16,7 @@ import {
 import { registerClient } from '../registration/register-client.js';
 import { toRegistrationMessage } from '../registration/registration-view.js';
 import type { ClientsRegistry } from '../registry.js';
+import { resolveClient } from '../resolution/resolve-client.js';
 import { recordClientUsage } from '../usage/record-client-usage.js';
 
 /** The gRPC face of clients: thin translations to the feature logic (CONVENTIONS.md #2). */
@@ -76,6 +77,9 @@ export function clientsServiceImplementation(
     async recordClientUsage(request) {
       await recordClientUsage(registry, request.uses);
       return {};
+    },
+    async resolveClient(request) {
+      return { client: toAuthenticatedClientMessage(await resolveClient(registry, request.clientId)) };
     },
   };
 }
