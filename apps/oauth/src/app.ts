@@ -1,5 +1,10 @@
-import { IdentityService } from '@authz/proto/identity/v1/identity';
-import { DiscoveryService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
+import {
+  AuthorizationService,
+  DiscoveryService,
+  KeysService,
+  TokenService,
+} from '@authz/proto/oauth/v1/oauth';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
@@ -12,17 +17,29 @@ import {
 } from '@authz/shared/service';
 import { openClientsAccess, type ClientsAccess } from './clients/clients-access.js';
 import type { OAuthEnv } from './config/env.js';
+import { openEnterpriseAssertions } from './enterprise/enterprise-assertions.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
-import { grants } from './protocol/grants/index.js';
+import { enabledGrants } from './protocol/grants/index.js';
+import {
+  HANDLE_TTL_SECONDS,
+  type ConsentPrompt,
+  type PendingAuthorization,
+} from './protocol/authorize/handle-store.js';
 import type { Registry } from './protocol/registry.js';
+import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
+import { auditOverGrpc } from './rpc/audit-client.js';
+import { authorizationServiceImplementation } from './rpc/authorization-service.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
 import { tokenServiceImplementation } from './rpc/token-service.js';
+import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
+import { PrismaConsentStore } from './storage/prisma-consent-store.js';
 import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
 import { RedisDenyList } from './storage/redis-deny-list.js';
+import { RedisHandleStore } from './storage/redis-handle-store.js';
 
 export interface OAuthDeps {
   env: OAuthEnv;
@@ -80,6 +97,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
       issuer: env.issuer,
       accessTokenTtlSeconds: env.accessTokenTtlSeconds,
       refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
+      authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
       secretHashKey: env.secretHashKey,
     },
     keys,
@@ -88,18 +106,43 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     clients: clientsAccess.clients,
     clientUsage: clientsAccess.usage,
+    consents: new PrismaConsentStore(prisma),
+    authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
+    pendingAuthorizations: new RedisHandleStore<PendingAuthorization>(redis, {
+      namespace: 'pending-authorization',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    consentPrompts: new RedisHandleStore<ConsentPrompt>(redis, {
+      namespace: 'consent-prompt',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    audit: auditOverGrpc(identityChannel.service(AuditService)),
+    enterprise: env.enterprise.enabled
+      ? openEnterpriseAssertions({
+          trustedIssuers: env.enterprise.trustedIssuers,
+          allowInsecureLoopback: env.enterprise.allowInsecureLoopback,
+          redis,
+          findUserByVerifiedEmail: findUserByVerifiedEmailOverGrpc(
+            identityChannel.service(AccountLookupService),
+          ),
+        })
+      : undefined,
     log: logger,
   };
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
+    .addService(AuthorizationService, authorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
     .addService(
       DiscoveryService,
       discoveryServiceImplementation({
         issuer: env.issuer,
         scopesSupported: env.realmAllowedScopes,
-        grantTypesSupported: [...grants.keys()],
+        grantTypesSupported: enabledGrants(registry).map((grant) => grant.grantType),
         cimdEnabled: env.cimdEnabled,
+        enterpriseAssertionEnabled: env.enterprise.enabled,
       }),
     );
   return {

@@ -7,5 +7,8 @@ export function withAuthenticationCache(clients: ClientsPort, cache: Authenticat
     authenticateClient: (credentials) =>
       cache.authenticate(credentials, () => clients.authenticateClient(credentials)),
     recordClientUsage: (uses) => clients.recordClientUsage(uses),
+    // Not cached: authorization requests are rare next to token requests, and a disabled
+    // client must stop starting flows at once (spec 3).
+    resolveClient: (clientId) => clients.resolveClient(clientId),
   };
 }

@@ -7,11 +7,13 @@ import {
   envPositiveInt,
   envRedisUrl,
   envScopeList,
+  EnvironmentError,
   loadEnvParts,
   serviceRuntimeSchema,
   serviceUrlsSchema,
 } from '@authz/shared/env';
 import { z } from 'zod';
+import { readTrustedIssuersFile, type TrustedIssuer } from '../enterprise/trusted-issuers-file.js';
 
 /** The oauth service's environment, validated once at start-up (CONTRACT.md). */
 const settingsSchema = z.object({
@@ -24,6 +26,8 @@ const settingsSchema = z.object({
   ACCESS_TOKEN_TTL: envPositiveInt(900),
   /** Refresh-token lifetime in seconds, renewed on each rotation (30 days). */
   REFRESH_TOKEN_TTL: envPositiveInt(2_592_000),
+  /** Authorization-code lifetime in seconds (RFC 6749 4.1.2: short, 10 minutes at most). */
+  AUTHORIZATION_CODE_TTL: envPositiveInt(60),
   /**
    * Prefix of every Redis key this service writes (deny-list), and of the clients service's
    * invalidation channel it listens to: give both services the same value.
@@ -43,6 +47,12 @@ const settingsSchema = z.object({
    * after the rotation, once every replica publishes it (docs/tokens.md #7, #8).
    */
   SIGNING_KEY_RELOAD_INTERVAL_MS: envPositiveInt(60_000),
+  /** ID-JAG: issue by token exchange, accept by the jwt-bearer grant (docs/enterprise-assertions.md). */
+  ENTERPRISE_ASSERTION_ENABLED: envBoolean(false),
+  /** JSON list of `{ issuer, jwks_uri or jwks }` whose ID-JAGs the jwt-bearer grant accepts. */
+  ENTERPRISE_TRUSTED_ISSUERS_FILE: z.string().optional(),
+  /** Test-only: trusted issuers' loopback http jwks_uri, fetched from loopback addresses. */
+  CIMD_ALLOW_INSECURE_LOOPBACK: envBoolean(false),
 });
 
 export type OAuthEnv = ReturnType<typeof loadOAuthEnv>;
@@ -65,11 +75,30 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     issuer: settings.JWT_ISSUER,
     accessTokenTtlSeconds: settings.ACCESS_TOKEN_TTL,
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL,
+    authorizationCodeTtlSeconds: settings.AUTHORIZATION_CODE_TTL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     clientUsageFlushIntervalMs: settings.CLIENT_USAGE_FLUSH_INTERVAL_MS,
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     cimdEnabled: settings.CIMD_ENABLED,
     signingKeyReloadIntervalMs: settings.SIGNING_KEY_RELOAD_INTERVAL_MS,
+    enterprise: {
+      enabled: settings.ENTERPRISE_ASSERTION_ENABLED,
+      trustedIssuers: trustedIssuers(
+        settings.ENTERPRISE_TRUSTED_ISSUERS_FILE,
+        settings.CIMD_ALLOW_INSECURE_LOOPBACK,
+      ),
+      allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
+    },
     services,
   };
+}
+
+// Read at start-up, so a bad file stops the service with a message naming the variable.
+function trustedIssuers(path: string | undefined, allowInsecureLoopback: boolean): TrustedIssuer[] {
+  if (path === undefined) return [];
+  try {
+    return readTrustedIssuersFile(path, allowInsecureLoopback);
+  } catch (error) {
+    throw new EnvironmentError([`ENTERPRISE_TRUSTED_ISSUERS_FILE: ${(error as Error).message}`]);
+  }
 }

@@ -1,4 +1,5 @@
 import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
+import { ID_JAG_GRANT_PROFILE } from '../protocol/id-jag/id-jag.js';
 
 export interface DiscoveryConfig {
   /** JWT_ISSUER: every endpoint lives under it (RFC 8414 section 2). */
@@ -9,6 +10,8 @@ export interface DiscoveryConfig {
   grantTypesSupported: readonly string[];
   /** CIMD_ENABLED (spec 4.4: the entry appears only when the feature is on). */
   cimdEnabled: boolean;
+  /** ENTERPRISE_ASSERTION_ENABLED (spec 4.4: the jwt-bearer grant and the profile only when on). */
+  enterpriseAssertionEnabled: boolean;
 }
 
 /** Introspection and revocation take shared-secret client authentication only (spec 5). */
@@ -48,6 +51,10 @@ export function authorizationServerMetadata(config: DiscoveryConfig): Record<str
     // RFC 8707 resource indicators on the authorization and token endpoints (spec 4.4).
     resource_indicators_supported: true,
     ...(config.cimdEnabled ? { client_id_metadata_document_supported: true } : {}),
+    // draft-ietf-oauth-identity-assertion-authz-grant: this server redeems ID-JAGs.
+    ...(config.enterpriseAssertionEnabled
+      ? { authorization_grant_profiles_supported: [ID_JAG_GRANT_PROFILE] }
+      : {}),
   };
 }
 
@@ -59,6 +66,24 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
     subject_types_supported: ['public'],
     // DECISIONS.md #11: EdDSA only, so the OIDC default RS256 is deliberately absent.
     id_token_signing_alg_values_supported: ['EdDSA'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'email', 'email_verified'],
+    claims_supported: [
+      'sub',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'name',
+      'email',
+      'email_verified',
+    ],
+    // OIDC Core 3.1.2.1: the prompt values /oauth/authorize accepts (docs/authorization.md #6).
+    prompt_values_supported: ['none', 'login', 'consent'],
+    // OIDC Core 5.5 and 6 are not supported; request_uri_parameter_supported defaults to true
+    // (OIDC Discovery 3), so all three are stated.
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
   };
 }

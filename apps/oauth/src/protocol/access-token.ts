@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import type { Actor } from './actor.js';
 import type { Registry } from './registry.js';
 
 export interface AccessTokenSubject {
@@ -11,6 +12,10 @@ export interface AccessTokenSubject {
   user?: { email: string; emailVerified: boolean };
   /** The identity session, for logout (DECISIONS.md #3). */
   sid?: string;
+  /** RFC 8693 section 4.1: the acting party of a delegated token (docs/agents.md). */
+  act?: Actor;
+  /** Epoch seconds the token may not outlive (token exchange never extends, DECISIONS.md #12). */
+  notAfter?: number;
 }
 
 export interface MintedAccessToken {
@@ -29,7 +34,7 @@ export async function mintAccessToken(
 ): Promise<MintedAccessToken> {
   const { kid, privateKey } = keys.signingKey(now);
   const iat = Math.floor(now / 1000);
-  const expiresAt = iat + config.accessTokenTtlSeconds;
+  const expiresAt = Math.min(iat + config.accessTokenTtlSeconds, subject.notAfter ?? Infinity);
   const jti = randomUUID();
   const token = await new SignJWT({
     client_id: subject.clientId,
@@ -37,6 +42,7 @@ export async function mintAccessToken(
     ...(subject.scope.length > 0 ? { scope: subject.scope.join(' ') } : {}),
     ...(subject.user ? { email: subject.user.email, email_verified: subject.user.emailVerified } : {}),
     ...(subject.sid ? { sid: subject.sid } : {}),
+    ...(subject.act ? { act: subject.act } : {}),
   })
     // RFC 9068 section 2.1: typ "at+jwt".
     .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid })
@@ -47,5 +53,5 @@ export async function mintAccessToken(
     .setExpirationTime(expiresAt)
     .setJti(jti)
     .sign(privateKey);
-  return { token, jti, expiresAt, expiresIn: config.accessTokenTtlSeconds };
+  return { token, jti, expiresAt, expiresIn: expiresAt - iat };
 }

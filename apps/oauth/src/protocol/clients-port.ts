@@ -29,6 +29,12 @@ export interface ClientsPort {
   /** Every failure is an InvalidClientError (DECISIONS.md #21). */
   authenticateClient(credentials: PresentedClientCredentials): Promise<AuthenticatedClient>;
   recordClientUsage(uses: readonly ClientUse[]): Promise<void>;
+  /**
+   * The enabled client a client_id names, for /oauth/authorize (spec 5 resolution order); no
+   * credential is checked. NotFoundError when unknown or disabled; InvalidClientError for a
+   * CIMD document problem (with a description) or fetch failure.
+   */
+  resolveClient(clientId: string): Promise<AuthenticatedClient>;
 }
 
 /** Collects uses for a later report: never waits, never fails a request. */

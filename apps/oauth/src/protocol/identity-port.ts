@@ -8,6 +8,19 @@ export interface IdentityUser {
   id: string;
   email: string;
   emailVerified: boolean;
+  /** OIDC Core 5.1 `name`, when the user set one (spec 2.5: not gated by scope). */
+  name?: string;
+}
+
+/** A verified email attribute and where it came from: wallet, oidc_<provider> or self_reported. */
+export interface VerifiedEmail {
+  email: string;
+  source: string;
+}
+
+/** The current user record with its verified email attributes (UserInfo, spec 4.3). */
+export interface IdentityUserProfile extends IdentityUser {
+  verifiedEmails: VerifiedEmail[];
 }
 
 export interface CheckedCredentials {
@@ -15,6 +28,16 @@ export interface CheckedCredentials {
   sessionId: string;
   /** Epoch seconds (OIDC auth_time). */
   authTime: number;
+}
+
+/** The browser session behind a __Host-service_session cookie value (spec 4.5, 5). */
+export interface BrowserSession {
+  sessionId: string;
+  user: IdentityUser;
+  /** Epoch seconds (OIDC auth_time). */
+  authTime: number;
+  /** The per-session CSRF token (DECISIONS.md #17). */
+  csrfToken: string;
 }
 
 export interface IdentityPort {
@@ -25,6 +48,8 @@ export interface IdentityPort {
     origin: RequestOrigin;
   }): Promise<CheckedCredentials>;
   /** Throws NotFoundError for an unknown user. */
-  getUser(userId: string): Promise<IdentityUser>;
+  getUser(userId: string): Promise<IdentityUserProfile>;
   endSession(input: { sessionId: string; userId: string; origin: RequestOrigin }): Promise<void>;
+  /** Throws UnauthorizedError when the value is unknown, malformed, expired or the session ended. */
+  getBrowserSession(sessionToken: string): Promise<BrowserSession>;
 }

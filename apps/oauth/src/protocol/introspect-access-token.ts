@@ -1,4 +1,5 @@
 import { UnauthorizedError } from '@authz/shared/errors';
+import { readActor, type Actor } from './actor.js';
 import type { AuthenticatedClient } from './authenticated-client.js';
 import type { IntrospectedToken } from './introspection-result.js';
 import type { Registry } from './registry.js';
@@ -31,7 +32,16 @@ export async function introspectAccessToken(
     // Required and checked to be a number by verification (RFC 9068 section 2.2).
     iat: payload.iat as number,
     tokenType: 'Bearer',
+    // RFC 8693 section 4.1 / RFC 7662 section 2.2: a delegated token is reported with its
+    // actors, never as if the user held it alone (docs/agents.md #8).
+    ...actOf(payload.act),
   };
+}
+
+// Our own signature vouches for the claim's shape; act is copied as minted.
+function actOf(claim: unknown): { act?: Actor } {
+  const act = readActor(claim);
+  return act ? { act } : {};
 }
 
 // An unusable token is merely inactive; an unreachable deny-list is still an error (fail closed).

@@ -1,3 +1,5 @@
+import type { Actor } from './actor.js';
+
 /** RFC 7662 section 2.2: what an active token is reported as (spec 4.3). */
 export interface IntrospectedToken {
   sub: string;
@@ -13,6 +15,8 @@ export interface IntrospectedToken {
   iat: number;
   /** `Bearer` for access tokens, `refresh_token` for refresh tokens (docs/tokens.md #23). */
   tokenType: 'Bearer' | 'refresh_token';
+  /** RFC 8693 section 4.1: a delegated token's actor chain, as the token has it (docs/agents.md #8). */
+  act?: Actor;
 }
 
 /** Spec 4.3: anything not active for the caller is `{ active: false }` and nothing more. */

@@ -33,7 +33,14 @@ export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRe
   );
   const refreshToken = createRefreshToken(deps, accessToken, now);
   await deps.refreshTokens.openFamily(
-    { userId: user.id, clientId: FIRST_PARTY_CLIENT.clientId, sessionId, scope: '' },
+    {
+      userId: user.id,
+      clientId: FIRST_PARTY_CLIENT.clientId,
+      sessionId,
+      scope: '',
+      resources: [],
+      consentId: null,
+    },
     refreshToken.stored,
   );
   return {

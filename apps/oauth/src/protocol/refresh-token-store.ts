@@ -7,6 +7,11 @@ export interface RefreshTokenFamily {
   sessionId: string | null;
   /** Space-separated; '' when no scope was granted. */
   scope: string;
+  /** RFC 8707 resources it was authorized for; empty for the client's audience. */
+  resources: string[];
+  /** The consent a code redemption issued it under; null for first-party login. */
+  consentId: string | null;
+  /** When the family, or the consent it was issued under, was revoked. */
   revokedAt: Date | null;
 }
 
@@ -33,11 +38,14 @@ export interface RefreshTokenStore {
   findByHash(tokenHash: string): Promise<StoredRefreshToken | undefined>;
   /**
    * Atomically marks `tokenHash` rotated, only if it is unrotated, unexpired and its family
-   * unrevoked, and adds `next` to the family. False when it was not (another request won).
+   * and consent unrevoked, and adds `next` to the family. False when it was not (another
+   * request won).
    */
   rotate(tokenHash: string, next: NewRefreshToken, now: Date): Promise<boolean>;
   /** Revokes the family; returns the access tokens issued in it that are still live. */
   revokeFamily(familyId: string, now: Date): Promise<LiveAccessToken[]>;
   /** Revokes every family of an identity session (logout). */
   revokeSessionFamilies(sessionId: string, now: Date): Promise<LiveAccessToken[]>;
+  /** Revokes every family issued under a consent (consent revocation). */
+  revokeConsentFamilies(consentId: string, now: Date): Promise<LiveAccessToken[]>;
 }

@@ -1,7 +1,12 @@
 import type { Logger } from '@authz/shared/logger';
 import type { KeyRing } from '../keys/key-ring.js';
+import type { AuthorizationCodeStore } from './authorization-code-store.js';
+import type { ConsentPrompt, HandleStore, PendingAuthorization } from './authorize/handle-store.js';
 import type { ClientsPort, ClientUsageLog } from './clients-port.js';
+import type { ConsentStore } from './consent-store.js';
+import type { AuditPort } from './audit-port.js';
 import type { AccessTokenDenyList } from './deny-list.js';
+import type { EnterpriseAssertions } from './id-jag/enterprise-port.js';
 import type { IdentityPort } from './identity-port.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 
@@ -9,6 +14,7 @@ export interface TokenConfig {
   issuer: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  authorizationCodeTtlSeconds: number;
   secretHashKey: Buffer;
 }
 
@@ -19,9 +25,19 @@ export interface Registry {
   refreshTokens: RefreshTokenStore;
   denyList: AccessTokenDenyList;
   identity: IdentityPort;
-  /** Client authentication by the clients service, cached (docs/tokens.md #16). */
-  clients: Pick<ClientsPort, 'authenticateClient'>;
+  /** Client authentication by the clients service, cached (docs/tokens.md #16), and resolution. */
+  clients: Pick<ClientsPort, 'authenticateClient' | 'resolveClient'>;
   /** Uses for the coalesced lastUsedAt (docs/tokens.md #18). */
   clientUsage: ClientUsageLog;
+  consents: ConsentStore;
+  authorizationCodes: AuthorizationCodeStore;
+  /** Authorizations waiting for sign-in (spec 2.6). */
+  pendingAuthorizations: HandleStore<PendingAuthorization>;
+  /** Authorizations waiting for the consent decision. */
+  consentPrompts: HandleStore<ConsentPrompt>;
+  /** Delegations are recorded in identity's audit log (docs/identity.md #14). */
+  audit: AuditPort;
+  /** ID-JAG acceptance; undefined while ENTERPRISE_ASSERTION_ENABLED is off. */
+  enterprise: EnterpriseAssertions | undefined;
   log: Logger;
 }

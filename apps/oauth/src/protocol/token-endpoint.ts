@@ -14,7 +14,7 @@ import type { TokenSet } from './token-set.js';
 /** Spec 4.3 POST /oauth/token: an ordered list of checks, then the grant's handler. */
 export async function handleTokenRequest(deps: Registry, request: TokenRequest): Promise<TokenSet> {
   const parameters = readTokenParameters(request.parameters);
-  const grant = selectGrant(parameters);
+  const grant = selectGrant(deps, parameters);
   const client = await authenticateClient(deps, {
     parameters,
     basic: request.basic,
@@ -29,13 +29,14 @@ export async function handleTokenRequest(deps: Registry, request: TokenRequest):
   });
 }
 
-// RFC 6749 section 5.2: a missing grant_type is invalid_request, an unknown one
-// unsupported_grant_type.
-function selectGrant(parameters: TokenParameters): Grant {
+// RFC 6749 section 5.2: a missing grant_type is invalid_request, an unknown one (or one whose
+// feature is off, spec 4.3) unsupported_grant_type.
+function selectGrant(deps: Registry, parameters: TokenParameters): Grant {
   const grantType = parameters.get('grant_type');
   if (!grantType) throw new InvalidRequestError({ message: 'grant_type is required' });
   const grant = grants.get(grantType);
-  if (!grant) throw new UnsupportedGrantTypeError({ detail: `grant_type ${grantType}` });
+  if (!grant || !(grant.enabled?.(deps) ?? true))
+    throw new UnsupportedGrantTypeError({ detail: `grant_type ${grantType}` });
   return grant;
 }
 

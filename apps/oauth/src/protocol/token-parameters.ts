@@ -5,8 +5,8 @@ export interface RawParameter {
   value: string;
 }
 
-// RFC 8707 section 2: resource may be sent more than once.
-const REPEATABLE = new Set(['resource']);
+// RFC 8707 section 2 and RFC 8693 section 2.1: resource and audience may be sent more than once.
+const REPEATABLE = new Set(['resource', 'audience']);
 
 /** Token request parameters after the RFC 6749 section 3 rules; empty values dropped. */
 export class TokenParameters {

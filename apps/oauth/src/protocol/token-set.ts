@@ -4,7 +4,10 @@ export interface TokenSet {
   refreshToken?: string;
   idToken?: string;
   expiresIn: number;
-  tokenType: 'Bearer';
+  /** RFC 8693 section 2.2.1: N_A when the issued token is not an access token (an ID-JAG). */
+  tokenType: 'Bearer' | 'N_A';
   /** Present only when a scope was granted (DECISIONS.md #8). */
   scope?: string;
+  /** RFC 8693 section 2.2.1: token exchange responses only (spec 4.3). */
+  issuedTokenType?: string;
 }

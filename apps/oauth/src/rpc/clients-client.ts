@@ -19,6 +19,10 @@ export function clientsOverGrpc(client: ServiceClient<typeof ClientsService>): C
         uses: uses.map(({ id, apiKeyId, usedAt }) => ({ id, apiKeyId, usedAt: BigInt(usedAt) })),
       });
     },
+    async resolveClient(clientId) {
+      const response = await client.resolveClient({ clientId });
+      return toAuthenticatedClient(response.client);
+    },
   };
 }
 

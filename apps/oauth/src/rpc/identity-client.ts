@@ -15,15 +15,33 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
       };
     },
     async getUser(userId) {
-      return toUser((await client.getUser({ userId })).user);
+      const response = await client.getUser({ userId });
+      return {
+        ...toUser(response.user),
+        verifiedEmails: response.verifiedEmails.map(({ email, source }) => ({ email, source })),
+      };
     },
     async endSession({ sessionId, userId, origin }) {
       await client.endSession({ sessionId, userId, origin });
+    },
+    async getBrowserSession(sessionToken) {
+      const response = await client.getBrowserSession({ sessionToken });
+      return {
+        sessionId: response.sessionId,
+        user: toUser(response.user),
+        authTime: Number(response.authTime),
+        csrfToken: response.csrfToken,
+      };
     },
   };
 }
 
 function toUser(user: User | undefined): IdentityUser {
   if (!user) throw new InternalError({ detail: 'identity answered without a user' });
-  return { id: user.id, email: user.email, emailVerified: user.emailVerified };
+  return {
+    id: user.id,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    ...(user.name ? { name: user.name } : {}),
+  };
 }

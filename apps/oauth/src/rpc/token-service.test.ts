@@ -201,7 +201,7 @@ describe('Token: endpoint checks', () => {
   });
 
   it('answers unsupported_grant_type for other grant types', async () => {
-    for (const grantType of ['password', 'authorization_code']) {
+    for (const grantType of ['password', 'implicit']) {
       const parameters = [
         { name: 'grant_type', value: grantType },
         { name: 'client_id', value: FIRST_PARTY },

@@ -15,6 +15,7 @@ import { logout } from '../protocol/logout.js';
 import type { Registry } from '../protocol/registry.js';
 import { revoke } from '../protocol/revocation.js';
 import { handleTokenRequest } from '../protocol/token-endpoint.js';
+import { userInfo } from '../protocol/userinfo.js';
 import type { TokenRequest } from '../protocol/token-request.js';
 import { verifyAccessToken } from '../protocol/verify-access-token.js';
 
@@ -41,6 +42,9 @@ export function tokenServiceImplementation(deps: Registry): ServiceImplementatio
     async revoke(request) {
       await revoke(deps, postedFromWire(request));
       return {};
+    },
+    async userInfo({ accessToken }) {
+      return userInfo(deps, accessToken);
     },
   };
 }

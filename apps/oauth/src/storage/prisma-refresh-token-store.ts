@@ -25,7 +25,7 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
   async findByHash(tokenHash: string): Promise<StoredRefreshToken | undefined> {
     const row = await this.prisma.refreshToken.findUnique({
       where: { tokenHash },
-      include: { family: true },
+      include: { family: { include: { consent: { select: { revokedAt: true } } } } },
     });
     if (!row) return undefined;
     const { family } = row;
@@ -40,7 +40,10 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
         clientId: family.clientId,
         sessionId: family.sessionId,
         scope: family.scope,
-        revokedAt: family.revokedAt,
+        resources: family.resources,
+        consentId: family.consentId,
+        // A revoked consent kills its families even before they are marked revoked.
+        revokedAt: family.revokedAt ?? family.consent?.revokedAt ?? null,
       },
     };
   }
@@ -50,7 +53,12 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
       // One conditional UPDATE: Postgres re-checks `rotated_at IS NULL` after a concurrent
       // writer commits, so only one of two racing rotations matches the row.
       const [rotated] = await tx.refreshToken.updateManyAndReturn({
-        where: { tokenHash, rotatedAt: null, expiresAt: { gt: now }, family: { revokedAt: null } },
+        where: {
+          tokenHash,
+          rotatedAt: null,
+          expiresAt: { gt: now },
+          family: { revokedAt: null, OR: [{ consentId: null }, { consent: { revokedAt: null } }] },
+        },
         data: { rotatedAt: now },
         select: { familyId: true },
       });
@@ -68,8 +76,12 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
     return this.revokeWhere({ sessionId }, now);
   }
 
+  revokeConsentFamilies(consentId: string, now: Date): Promise<LiveAccessToken[]> {
+    return this.revokeWhere({ consentId }, now);
+  }
+
   private async revokeWhere(
-    where: { id: string } | { sessionId: string },
+    where: { id: string } | { sessionId: string } | { consentId: string },
     now: Date,
   ): Promise<LiveAccessToken[]> {
     await this.prisma.refreshTokenFamily.updateMany({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClientsService, type ClientUse } from '@authz/proto/clients/v1/clients';
-import { InternalError, InvalidClientError } from '@authz/shared/errors';
+import { InternalError, InvalidClientError, NotFoundError } from '@authz/shared/errors';
 import { GrpcServer } from '@authz/shared/grpc';
 import { testLogger } from '@authz/shared/testing';
 
@@ -12,12 +12,16 @@ export interface FakeClient {
   grantTypes: string[];
   scopes: string[];
   audience: string[];
+  redirectUris: string[];
+  name: string;
+  /** A disabled client neither authenticates nor resolves. */
+  enabled: boolean;
 }
 
 /**
  * A test double of the ClientsService contract (clients is built elsewhere): fixed clients,
  * shared-secret and public-client authentication only (public ones refused where shared secrets
- * are required), every AuthenticateClient and RecordClientUsage counted.
+ * are required), resolution by client_id, every AuthenticateClient and RecordClientUsage counted.
  */
 export class FakeClients {
   readonly clients = new Map<string, FakeClient>();
@@ -31,6 +35,9 @@ export class FakeClients {
       clientId: randomUUID(),
       scopes: [],
       audience: [],
+      redirectUris: [],
+      name: 'Fake',
+      enabled: true,
       ...settings,
     };
     this.clients.set(client.clientId, client);
@@ -58,21 +65,16 @@ export class FakeClients {
           ? [basic.clientId, 'client_secret_basic', basic.clientSecret]
           : [bodyClientId, bodyClientSecret === undefined ? 'none' : 'client_secret_post', bodyClientSecret];
         const client = this.clients.get(clientId ?? '');
-        if (!client || client.method !== method || client.secret !== secret) throw new InvalidClientError();
+        if (!client?.enabled || client.method !== method || client.secret !== secret) {
+          throw new InvalidClientError();
+        }
         if (sharedSecretOnly && method === 'none') throw new InvalidClientError();
-        return {
-          client: {
-            id: client.id,
-            clientId: client.clientId,
-            grantTypes: client.grantTypes,
-            scopes: client.scopes,
-            audience: client.audience,
-            tokenEndpointAuthMethod: client.method,
-            source: 'pre_registered',
-            name: 'Fake',
-            requirePkce: true,
-          },
-        };
+        return { client: wireClient(client) };
+      },
+      resolveClient: async ({ clientId }) => {
+        const client = this.clients.get(clientId);
+        if (!client?.enabled) throw new NotFoundError();
+        return { client: wireClient(client) };
       },
       recordClientUsage: async ({ uses }) => {
         this.reportedUses.push(...uses);
@@ -85,4 +87,19 @@ export class FakeClients {
   close(): Promise<void> {
     return this.server.close(100);
   }
+}
+
+function wireClient(client: FakeClient) {
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    grantTypes: client.grantTypes,
+    scopes: client.scopes,
+    audience: client.audience,
+    tokenEndpointAuthMethod: client.method,
+    source: 'pre_registered',
+    name: client.name,
+    redirectUris: client.redirectUris,
+    requirePkce: true,
+  };
 }

@@ -1,4 +1,4 @@
-import { KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import { AuthorizationService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
 import { serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
@@ -8,6 +8,7 @@ import { buildOAuthApp, loadOAuthEnv, type OAuthApp } from '../app.js';
 export interface RunningOAuth {
   app: OAuthApp;
   tokens: ServiceClient<typeof TokenService>;
+  authorization: ServiceClient<typeof AuthorizationService>;
   keys: ServiceClient<typeof KeysService>;
   /** Verifies an access token against this instance's JWKS (as a resource server would). */
   verifyWithJwks(token: string): ReturnType<typeof jwtVerify>;
@@ -40,6 +41,7 @@ export async function startOAuth(source: NodeJS.ProcessEnv): Promise<RunningOAut
   return {
     app,
     tokens: channel.service(TokenService),
+    authorization: channel.service(AuthorizationService),
     keys,
     async verifyWithJwks(token) {
       const { jwksJson } = await keys.getJwks({});

@@ -43,6 +43,7 @@ export class RefreshTokenIssuer {
       issuer: env.issuer,
       accessTokenTtlSeconds: env.accessTokenTtlSeconds,
       refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
+      authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
       secretHashKey: env.secretHashKey,
     };
   }
@@ -66,7 +67,7 @@ export class RefreshTokenIssuer {
     });
     const refresh = createRefreshToken(deps, access, now);
     const familyId = await this.store.openFamily(
-      { userId, clientId, sessionId: null, scope },
+      { userId, clientId, sessionId: null, scope, resources: [], consentId: null },
       refresh.stored,
     );
     return { familyId, refreshToken: refresh.token, accessToken: access.token };

@@ -17,6 +17,8 @@ export function describeRefreshTokenStore(name: string, store: () => RefreshToke
     clientId: 'authz-first-party',
     sessionId,
     scope: 'a b',
+    resources: ['https://api.example'],
+    consentId: null,
   });
 
   describe(`${name} (RefreshTokenStore contract)`, () => {
@@ -33,6 +35,7 @@ export function describeRefreshTokenStore(name: string, store: () => RefreshToke
           id: familyId,
           sessionId: 's-1',
           scope: 'a b',
+          resources: ['https://api.example'],
           clientId: 'authz-first-party',
           revokedAt: null,
         },

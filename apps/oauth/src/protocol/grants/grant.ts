@@ -15,5 +15,7 @@ export interface GrantRequest {
 export interface Grant {
   grantType: string;
   parameters: readonly string[];
+  /** A feature-gated grant (spec 4.3, 4.4): absent means always on. */
+  enabled?(deps: Registry): boolean;
   handle(deps: Registry, request: GrantRequest): Promise<TokenSet>;
 }

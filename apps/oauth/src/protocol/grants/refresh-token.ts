@@ -6,6 +6,7 @@ import {
 } from '@authz/shared/errors';
 import { mintAccessToken } from '../access-token.js';
 import type { AuthenticatedClient } from '../authenticated-client.js';
+import { checkAuthorizedResource } from '../check-authorized-resource.js';
 import type { IdentityUser } from '../identity-port.js';
 import {
   createRefreshToken,
@@ -18,9 +19,12 @@ import { parseScope } from '../scope.js';
 import type { TokenSet } from '../token-set.js';
 import type { GrantRequest } from './grant.js';
 
-/** RFC 6749 section 6, with rotation and reuse detection (RFC 9700 section 4.14.2). */
+/**
+ * RFC 6749 section 6, with rotation and reuse detection (RFC 9700 section 4.14.2) and the
+ * family's RFC 8707 resources (section 2.2).
+ */
 export const grantType = 'refresh_token';
-export const parameters = ['refresh_token', 'scope'] as const;
+export const parameters = ['refresh_token', 'scope', 'resource'] as const;
 
 export async function handle(deps: Registry, { client, parameters }: GrantRequest): Promise<TokenSet> {
   const now = new Date();
@@ -32,6 +36,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   await checkUsable(deps, stored, now);
   checkClientBinding(stored, client);
   const scope = grantedScope(stored.family.scope, parameters.get('scope'));
+  const audience = checkAuthorizedResource(client, stored.family.resources, parameters.getAll('resource'));
   const user = await currentUser(deps, stored);
 
   const accessToken = await mintAccessToken(
@@ -39,7 +44,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
     {
       sub: user.id,
       clientId: client.clientId,
-      audience: client.audience,
+      audience,
       scope,
       user: { email: user.email, emailVerified: user.emailVerified },
       ...(stored.family.sessionId ? { sid: stored.family.sessionId } : {}),

@@ -1,0 +1,27 @@
+/** OIDC Core 3.1.2.1 prompt values this server supports (docs/authorization.md #6). */
+export type Prompt = 'none' | 'login' | 'consent';
+
+/**
+ * An authorization request that passed every check of /oauth/authorize (RFC 6749 section
+ * 4.1.1, OIDC Core 3.1.2.1): what the pending authorization, the consent prompt and the code
+ * carry on.
+ */
+export interface AuthorizationRequest {
+  clientId: string;
+  /** For the consent screen and the consents list. */
+  clientName: string;
+  /** Where the browser goes back: the redirect_uri sent, or the client's only one. */
+  redirectUri: string;
+  /** The token request must repeat a redirect_uri that was sent (RFC 6749 section 4.1.3). */
+  redirectUriSent: boolean;
+  scope: string[];
+  /** RFC 8707 resource indicators, distinct, in order. */
+  resources: string[];
+  /** RFC 7636 S256 code_challenge. */
+  codeChallenge: string;
+  prompt: Prompt[];
+  /** OIDC max_age in seconds. */
+  maxAge?: number;
+  state?: string;
+  nonce?: string;
+}

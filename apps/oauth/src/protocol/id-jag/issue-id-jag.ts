@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidRequestError, InvalidTargetError, UnauthorizedClientError } from '@authz/shared/errors';
+import { SignJWT } from 'jose';
+import { actorChain } from '../actor.js';
+import type { AuthenticatedClient } from '../authenticated-client.js';
+import type { GrantRequest } from '../grants/grant.js';
+import type { Registry } from '../registry.js';
+import { formatScope } from '../scope.js';
+import type { TokenSet } from '../token-set.js';
+import { narrowScope } from '../token-exchange/narrow-delegation.js';
+import { readSubjectToken, type SubjectToken } from '../token-exchange/subject-token.js';
+import { ID_JAG_TOKEN_TYPE } from '../token-exchange/token-types.js';
+import { mostTrustedEmail } from '../userinfo.js';
+import { ID_JAG_TTL_SECONDS, ID_JAG_TYP } from './id-jag.js';
+
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
+
+/**
+ * draft-ietf-oauth-identity-assertion-authz-grant section 4.3 as DECISIONS.md #13 narrows it:
+ * a confidential client holding the token-exchange grant trades a user access token that was
+ * issued to it for a signed ID-JAG addressed to one other authorization server. The response
+ * is RFC 8693's: the ID-JAG as access_token, token_type N_A, no refresh token.
+ */
+export async function issueIdJag(
+  deps: Deps,
+  { client, parameters, origin }: GrantRequest,
+): Promise<TokenSet> {
+  checkConfidential(client);
+  const subject = await readSubjectToken(deps, parameters.get('subject_token')!);
+  if (subject.claims.clientId !== client.clientId) {
+    throw new InvalidRequestError({
+      message: 'The subject token was issued to another client',
+      detail: `subject client ${subject.claims.clientId}`,
+    });
+  }
+  const audience = targetAuthorizationServer(parameters.getAll('audience'));
+  const resources = checkResources(parameters.getAll('resource'));
+  // The user consented to these scopes for this client; the assertion carries no more.
+  const scope = narrowScope(parameters.get('scope'), subject.scope, subject.scope);
+  const now = Math.floor(Date.now() / 1000);
+  const expiresAt = Math.min(now + ID_JAG_TTL_SECONDS, subject.claims.exp);
+  const jti = randomUUID();
+  const { kid, privateKey } = deps.keys.signingKey();
+  const assertion = await new SignJWT({
+    client_id: client.clientId,
+    ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
+    ...(resources.length > 0 ? { resource: resources.length === 1 ? resources[0] : resources } : {}),
+    ...emailClaims(subject),
+    // Never dropped: a delegated subject's actors stay named (docs/agents.md #7).
+    ...(subject.act ? { act: subject.act } : {}),
+  })
+    .setProtectedHeader({ alg: 'EdDSA', typ: ID_JAG_TYP, kid })
+    .setIssuer(deps.config.issuer)
+    .setSubject(subject.user.id)
+    .setAudience(audience)
+    .setIssuedAt(now)
+    .setExpirationTime(expiresAt)
+    .setJti(jti)
+    .sign(privateKey);
+  await deps.audit.recordDelegation({
+    type: 'id_jag_issued',
+    userId: subject.user.id,
+    clientId: client.clientId,
+    actorChain: actorChain(subject.act),
+    origin,
+    details: { audience, jti, subjectJti: subject.claims.jti },
+  });
+  return {
+    accessToken: assertion,
+    expiresIn: expiresAt - now,
+    tokenType: 'N_A',
+    ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
+    issuedTokenType: ID_JAG_TOKEN_TYPE,
+  };
+}
+
+// The draft's security considerations: only clients that authenticate may obtain an ID-JAG,
+// which another server redeems for an access token (docs/enterprise-assertions.md #3).
+function checkConfidential(client: AuthenticatedClient): void {
+  if (client.method === 'none') {
+    throw new UnauthorizedClientError({ message: 'A public client may not obtain an ID-JAG' });
+  }
+}
+
+// Draft section 4.3: audience is REQUIRED and names the target authorization server's issuer.
+function targetAuthorizationServer(audiences: readonly string[]): string {
+  if (audiences.length !== 1) {
+    throw new InvalidRequestError({ message: 'Exactly one audience (the target issuer) is required' });
+  }
+  const audience = audiences[0]!;
+  if (!isAbsoluteUriWithoutFragment(audience)) {
+    throw new InvalidTargetError({ message: 'audience must be an absolute URI without a fragment' });
+  }
+  return audience;
+}
+
+// RFC 8707 section 2: resources of the target server; this server cannot judge them further.
+function checkResources(resources: readonly string[]): string[] {
+  const unique = [...new Set(resources)];
+  if (!unique.every(isAbsoluteUriWithoutFragment)) {
+    throw new InvalidTargetError({ message: 'resource must be an absolute URI without a fragment' });
+  }
+  return unique;
+}
+
+// docs/enterprise-assertions.md #5: the address the receiver maps to its account, only verified.
+function emailClaims({ user }: SubjectToken): Record<string, unknown> {
+  const email = mostTrustedEmail(user.verifiedEmails);
+  return email ? { email: email.email, email_verified: true } : {};
+}
+
+function isAbsoluteUriWithoutFragment(value: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) && !value.includes('#') && URL.canParse(value);
+}

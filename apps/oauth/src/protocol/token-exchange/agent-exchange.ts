@@ -1,0 +1,87 @@
+import { InvalidRequestError, UnauthorizedClientError } from '@authz/shared/errors';
+import { mintAccessToken } from '../access-token.js';
+import { actorChain, ActorChainError, delegateTo, type Actor } from '../actor.js';
+import type { AuthenticatedClient } from '../authenticated-client.js';
+import type { GrantRequest } from '../grants/grant.js';
+import type { Registry } from '../registry.js';
+import { formatScope } from '../scope.js';
+import type { TokenSet } from '../token-set.js';
+import { checkActorToken } from './actor-token.js';
+import { narrowAudience, narrowScope } from './narrow-delegation.js';
+import { readSubjectToken } from './subject-token.js';
+import { ACCESS_TOKEN_TYPE } from './token-types.js';
+
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
+
+/**
+ * DECISIONS.md #12: an agent trades a user's access token for a narrower one naming it as the
+ * actor (RFC 8693 section 4.1). Nothing widens: scope within the subject's and the agent's
+ * cap, audience within the subject's, expiry no later than the subject's; no refresh token.
+ * Holding the subject token is the delegation; `act` makes the agent accountable.
+ */
+export async function exchangeForAgent(
+  deps: Deps,
+  { client, parameters, origin }: GrantRequest,
+): Promise<TokenSet> {
+  checkAgent(client);
+  const subject = await readSubjectToken(deps, parameters.get('subject_token')!);
+  await checkActorToken(deps, client, parameters.get('actor_token'));
+  const scope = narrowScope(parameters.get('scope'), subject.scope, agentScopeCap(client));
+  const audience = narrowAudience(
+    [...parameters.getAll('audience'), ...parameters.getAll('resource')],
+    subject.aud,
+  );
+  const act = nestActor(client.clientId, subject.act);
+  const { user } = subject;
+  const issued = await mintAccessToken(deps, {
+    sub: user.id,
+    clientId: client.clientId,
+    audience,
+    scope,
+    user: { email: user.email, emailVerified: user.emailVerified },
+    act,
+    notAfter: subject.claims.exp,
+  });
+  await deps.audit.recordDelegation({
+    type: 'token_exchange',
+    userId: user.id,
+    clientId: client.clientId,
+    actorChain: actorChain(act),
+    origin,
+    details: { subjectJti: subject.claims.jti, subjectClientId: subject.claims.clientId, jti: issued.jti },
+  });
+  return {
+    accessToken: issued.token,
+    expiresIn: issued.expiresIn,
+    tokenType: 'Bearer',
+    ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
+    issuedTokenType: ACCESS_TOKEN_TYPE,
+  };
+}
+
+// DECISIONS.md #12: is_agent is self-asserted and enables this narrowing exchange, nothing else.
+function checkAgent(client: AuthenticatedClient): void {
+  if (!client.isAgent) {
+    throw new UnauthorizedClientError({ message: 'Only agent clients may exchange tokens' });
+  }
+}
+
+/**
+ * Spec 2.2: the per-client cap of agent scope modes; unset, the agent's registered scopes
+ * (DECISIONS.md #12). Either way within the client's allow-list (DECISIONS.md #8).
+ */
+export function agentScopeCap(client: Pick<AuthenticatedClient, 'scopes' | 'agentScopeModes'>): string[] {
+  if (client.agentScopeModes.length === 0) return [...client.scopes];
+  return client.agentScopeModes.filter((mode) => client.scopes.includes(mode));
+}
+
+function nestActor(agent: string, before: Actor | undefined): Actor {
+  try {
+    return delegateTo(agent, before);
+  } catch (error) {
+    if (error instanceof ActorChainError) {
+      throw new InvalidRequestError({ message: 'The delegation chain is too long', detail: error.message });
+    }
+    throw error;
+  }
+}

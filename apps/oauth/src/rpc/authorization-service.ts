@@ -1,0 +1,69 @@
+import type {
+  AuthorizationOutcomeSchema,
+  AuthorizationService,
+  RequestOrigin as WireOrigin,
+} from '@authz/proto/oauth/v1/oauth';
+import type { ServiceImplementation } from '@authz/shared/grpc';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { AuthorizationOutcome } from '../protocol/authorize/authorization-outcome.js';
+import { authorize } from '../protocol/authorize/authorize.js';
+import { decideConsent, getConsentPrompt } from '../protocol/authorize/consent-decision.js';
+import { getPendingAuthorization, resumeAuthorization } from '../protocol/authorize/resume-authorization.js';
+import { listConsents, revokeConsent } from '../protocol/consents.js';
+import type { RequestOrigin } from '../protocol/identity-port.js';
+import type { Registry } from '../protocol/registry.js';
+
+/** AuthorizationService: thin translations between the wire messages and the protocol logic. */
+export function authorizationServiceImplementation(
+  deps: Registry,
+): ServiceImplementation<typeof AuthorizationService> {
+  return {
+    async authorize({ parameters, sessionToken, origin }) {
+      const outcome = await authorize(deps, {
+        parameters: parameters.map(({ name, value }) => ({ name, value })),
+        ...(sessionToken ? { sessionToken } : {}),
+        origin: fromWire(origin),
+      });
+      return { outcome: outcomeToWire(outcome) };
+    },
+    async getPendingAuthorization({ handle }) {
+      return getPendingAuthorization(deps, handle);
+    },
+    async resumeAuthorization({ handle, sessionToken }) {
+      const outcome = await resumeAuthorization(deps, { handle, ...(sessionToken ? { sessionToken } : {}) });
+      return { outcome: outcomeToWire(outcome) };
+    },
+    async getConsentPrompt({ handle, sessionToken }) {
+      return getConsentPrompt(deps, handle, sessionToken);
+    },
+    async decideConsent({ handle, sessionToken, allow }) {
+      return { outcome: outcomeToWire(await decideConsent(deps, { handle, sessionToken, allow })) };
+    },
+    async listConsents({ userId }) {
+      const consents = await listConsents(deps, userId);
+      return {
+        consents: consents.map(({ id, clientId, clientName, scopes, grantedAt }) => ({
+          id,
+          clientId,
+          clientName,
+          scopes,
+          grantedAt: BigInt(grantedAt.getTime()),
+        })),
+      };
+    },
+    async revokeConsent({ userId, consentId }) {
+      await revokeConsent(deps, userId, consentId);
+      return {};
+    },
+  };
+}
+
+function outcomeToWire(outcome: AuthorizationOutcome): MessageInitShape<typeof AuthorizationOutcomeSchema> {
+  if ('redirectTo' in outcome) return { next: { case: 'redirectTo', value: outcome.redirectTo } };
+  const { error, description } = outcome.errorPage;
+  return { next: { case: 'errorPage', value: { error, errorDescription: description } } };
+}
+
+function fromWire(origin: WireOrigin | undefined): RequestOrigin {
+  return { ip: origin?.ip ?? '', userAgent: origin?.userAgent ?? '' };
+}
