@@ -17,6 +17,11 @@ describe('consent-ui service', () => {
   });
 
   it('refuses a bad environment, naming the variable', () => {
-    expect(() => loadConsentUiEnv({ CONSENT_UI_GRPC_PORT: 'not-a-port' })).toThrow(/CONSENT_UI_GRPC_PORT: /);
+    const env = serviceTestEnv(environment);
+    expect(() => loadConsentUiEnv({ ...env, CONSENT_UI_GRPC_PORT: 'not-a-port' })).toThrow(
+      /CONSENT_UI_GRPC_PORT: /,
+    );
+    expect(() => loadConsentUiEnv({ ...env, SECRET_HASH_KEY: 'too-short' })).toThrow(/SECRET_HASH_KEY: /);
+    expect(() => loadConsentUiEnv({ ...env, SECRET_HASH_KEY: undefined })).toThrow(/SECRET_HASH_KEY: /);
   });
 });

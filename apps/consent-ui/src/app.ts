@@ -1,6 +1,17 @@
+import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
+import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
+import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
 import { createServiceApp, type ServiceApp } from '@authz/shared/service';
 import type { ConsentUiEnv } from './config/env.js';
+import { deriveLoginCsrfKey } from './cookies/login-csrf.js';
+import { loadStyleSheet } from './html/style-sheet.js';
+import { hostedLinks } from './pages/links.js';
+import type { Registry } from './pages/registry.js';
+import { hostedPagesServiceImplementation } from './rpc/hosted-pages-service.js';
+import { identityOverGrpc } from './rpc/identity-client.js';
+import { authorizationOverGrpc } from './rpc/oauth-client.js';
 
 export interface ConsentUiDeps {
   env: ConsentUiEnv;
@@ -8,8 +19,28 @@ export interface ConsentUiDeps {
 }
 
 /** Builds the consent-ui service: server-rendered hosted pages (login, consent, resume, wallet screens); stateless. */
-export async function buildConsentUiApp({ logger }: ConsentUiDeps): Promise<ServiceApp> {
-  return createServiceApp('consent-ui', logger, {});
+export async function buildConsentUiApp({ env, logger }: ConsentUiDeps): Promise<ServiceApp> {
+  const styleSheet = loadStyleSheet();
+  const app = await createServiceApp('consent-ui', logger, {});
+  const identityChannel = new GrpcChannel(env.services.identity);
+  const oauthChannel = new GrpcChannel(env.services.oauth);
+  const registry: Registry = {
+    identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    authorization: authorizationOverGrpc(oauthChannel.service(AuthorizationService)),
+    links: hostedLinks(env.issuer, styleSheet.version),
+    styleSheet,
+    loginCsrfKey: deriveLoginCsrfKey(env.secretHashKey),
+  };
+  app.server.addService(HostedPagesService, hostedPagesServiceImplementation(registry));
+  return {
+    server: app.server,
+    metrics: app.metrics,
+    close: async () => {
+      identityChannel.close();
+      oauthChannel.close();
+      await app.close();
+    },
+  };
 }
 
 export { loadConsentUiEnv, type ConsentUiEnv } from './config/env.js';

@@ -1,9 +1,18 @@
-import { envIssuer, loadEnvParts, serviceRuntimeSchema, serviceUrlsSchema } from '@authz/shared/env';
+import {
+  envHexKey32,
+  envIssuer,
+  loadEnvParts,
+  serviceRuntimeSchema,
+  serviceUrlsSchema,
+} from '@authz/shared/env';
 import { z } from 'zod';
 
 /** The consent-ui service's environment, validated once at start-up (CONTRACT.md). */
 const settingsSchema = z.object({
+  /** The public base URL: hosted-page links and redirects are built under its path. */
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
+  /** Only a purpose-derived key is used: the sign-in form's CSRF key (docs/hosted-pages.md #4). */
+  SECRET_HASH_KEY: envHexKey32(),
 });
 
 export type ConsentUiEnv = ReturnType<typeof loadConsentUiEnv>;
@@ -20,6 +29,7 @@ export function loadConsentUiEnv(source: NodeJS.ProcessEnv = process.env) {
   return {
     runtime,
     issuer: settings.JWT_ISSUER,
+    secretHashKey: settings.SECRET_HASH_KEY,
     services,
   };
 }

@@ -1,0 +1,33 @@
+import { html, type HtmlValue, type SafeHtml } from './html.js';
+
+export interface DocumentParts {
+  /** The <title>, and the page's one <h1> unless `heading` differs. */
+  title: string;
+  heading?: string;
+  content: HtmlValue;
+  styleSheetHref: string;
+}
+
+/**
+ * Every hosted page: a complete document with a language, a title, one <h1> inside <main>,
+ * and the external stylesheet only, so the CSP (default-src 'none'; style-src 'self') holds
+ * with no inline script or style and the pages work without JavaScript.
+ */
+export function renderDocument({ title, heading = title, content, styleSheetHref }: DocumentParts): SafeHtml {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>${title}</title>
+        <link rel="stylesheet" href="${styleSheetHref}" />
+      </head>
+      <body>
+        <main>
+          <h1>${heading}</h1>
+          ${content}
+        </main>
+      </body>
+    </html> `;
+}

@@ -1,0 +1,28 @@
+/** What the hosted pages need of the identity service (DECISIONS.md #6: consent-ui may call it). */
+
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string;
+}
+
+export interface SignInRequest {
+  email: string;
+  password: string;
+  origin: RequestOrigin;
+}
+
+/** A browser session as the pages use it: who is signed in and the session's CSRF token. */
+export interface SessionView {
+  email: string;
+  csrfToken: string;
+}
+
+export interface IdentityPort {
+  /**
+   * CheckCredentials with browser_session: opens a session and answers its cookie value.
+   * InvalidCredentialsError, ValidationError or RateLimitedError when refused.
+   */
+  signIn(request: SignInRequest): Promise<string>;
+  /** GetBrowserSession: UnauthorizedError when the cookie value signs nobody in. */
+  getBrowserSession(sessionToken: string): Promise<SessionView>;
+}

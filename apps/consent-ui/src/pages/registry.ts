@@ -1,0 +1,14 @@
+import type { StyleSheet } from '../html/style-sheet.js';
+import type { AuthorizationPort } from './authorization-port.js';
+import type { IdentityPort } from './identity-port.js';
+import type { Links } from './links.js';
+
+/** Everything a page may need; each page picks the few it uses (CONVENTIONS.md #6). */
+export interface Registry {
+  identity: IdentityPort;
+  authorization: AuthorizationPort;
+  links: Links;
+  styleSheet: StyleSheet;
+  /** Derived from SECRET_HASH_KEY for the sign-in form alone (cookies/login-csrf.ts). */
+  loginCsrfKey: Buffer;
+}
