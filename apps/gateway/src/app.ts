@@ -1,26 +1,32 @@
 import type { Logger } from '@authz/shared/logger';
 import { warmUp } from '@authz/shared/health';
 import { createRedisClient, whenReady } from '@authz/shared/redis';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayEnv } from './config/env.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import { corsPlugin } from './plugins/cors.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestContextPlugin, requestIdFrom } from './plugins/request-context.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { Upstreams } from './plugins/upstreams.js';
 import { systemRoutes } from './system/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
 import { clientRoutes } from './clients/routes.js';
+import { consentRoutes } from './consents/routes.js';
 import { protectedResourceMetadataUrl } from './discovery/protected-resource.js';
 import { discoveryRoutes } from './discovery/routes.js';
-import { registerFormParser } from './oauth/form-body.js';
+import { hostedPageRoutes } from './hosted-pages/routes.js';
+import { authorizeRoute } from './oauth/authorize-route.js';
+import { registerJsonParser } from './http/json-body.js';
+import { formsOnly, registerFormParser } from './oauth/form-body.js';
 import { introspectRoute } from './oauth/introspect-route.js';
 import { revokeRoute } from './oauth/revoke-route.js';
 import { tokenRoute } from './oauth/token-route.js';
+import { userInfoRoute } from './oauth/userinfo-route.js';
 
 export interface GatewayDeps {
   env: GatewayEnv;
@@ -48,10 +54,17 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     loggerInstance: logger.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     trustProxy: env.trustProxy,
     bodyLimit: env.bodyLimit,
+    // Slow-request protection (docs/security.md #6): slow or silent clients cannot hold sockets.
+    requestTimeout: env.http.requestTimeoutMs,
+    keepAliveTimeout: env.http.keepAliveTimeoutMs,
+    connectionTimeout: env.http.connectionTimeoutMs,
+    // Node checks the two deadlines every connectionsCheckingInterval (30 s by default).
+    http: { headersTimeout: env.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     genReqId: (request) => requestIdFrom(request.headers),
     // Spec section 7: one detail per rejected field, so report every field, not the first.
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler(await securityHeaders()),
   });
   app.addHook('onResponse', async (request, reply) => {
     metrics.httpRequestDuration.observe(
@@ -77,16 +90,23 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     enabled: env.rateLimit.enabled,
     defaultBudget: env.rateLimit.defaultBudget,
   });
+  // Parsed on demand by the few cookie routes (http/cookies.ts), not on every request.
+  await app.register(fastifyCookie, { hook: false });
+  registerJsonParser(app);
   registerFormParser(app);
   await app.register(systemRoutes, { redis, upstreams, metrics: metrics.registry });
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
-  await app.register(tokenRoute, { upstreams, metrics });
-  await app.register(introspectRoute, { upstreams });
-  await app.register(revokeRoute, { upstreams });
+  await app.register(formsOnly(authorizeRoute), { upstreams });
+  await app.register(formsOnly(tokenRoute), { upstreams, metrics });
+  await app.register(formsOnly(userInfoRoute), { upstreams });
+  await app.register(formsOnly(introspectRoute), { upstreams });
+  await app.register(formsOnly(revokeRoute), { upstreams });
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });
   await app.register(apiKeyRoutes, { upstreams });
   await app.register(registrationRoute, { upstreams, registerClientBudget: env.rateLimit.registerClient });
+  await app.register(formsOnly(hostedPageRoutes), { upstreams, metrics, loginBudget: env.rateLimit.login });
+  await app.register(consentRoutes, { upstreams });
 
   return { app, metrics, close: () => app.close() };
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { AppError } from '@authz/shared/errors';
+import { normalizeError } from '@authz/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import { bearerToken } from '../http/bearer-token.js';
 import { noStore } from '../http/no-store.js';
@@ -7,13 +6,19 @@ import { requestOrigin } from '../http/request-origin.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
+import {
+  consumeLoginBudgets,
+  loginOutcome,
+  rememberSignInAddress,
+  type LoginLimits,
+} from './login-limits.js';
 import * as schemas from './schemas.js';
 import { toUserView, userViewSchema } from './user-view.js';
 
 export interface AuthRoutesOptions {
   upstreams: Upstreams;
   metrics: GatewayMetrics;
-  budgets: { login: RateLimitBudget; register: RateLimitBudget };
+  budgets: { login: LoginLimits; register: RateLimitBudget };
 }
 
 interface Credentials {
@@ -54,14 +59,13 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
     async (request, reply) => {
       const { email, password } = request.body;
       try {
-        // Per IP and per account, so one address can't be guessed at from many IPs (spec 8).
-        await app.rateLimiter.consume('login-ip', budgets.login, `ip:${request.ip}`);
-        await app.rateLimiter.consume('login-account', budgets.login, accountKey(email));
+        await consumeLoginBudgets(request, budgets.login, email);
         const { tokens } = await upstreams.tokens.loginFirstParty({
           email,
           password,
           origin: requestOrigin(request),
         });
+        await rememberSignInAddress(request, budgets.login, email);
         metrics.loginAttempts.inc({ outcome: 'success' });
         metrics.tokensIssued.inc({ type: 'access', grant: 'first_party_login' });
         metrics.tokensIssued.inc({ type: 'refresh', grant: 'first_party_login' });
@@ -72,7 +76,7 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
           token_type: tokens!.tokenType,
         });
       } catch (error) {
-        metrics.loginAttempts.inc({ outcome: loginOutcome(error as AppError) });
+        metrics.loginAttempts.inc({ outcome: loginOutcome(normalizeError(error)) });
         throw error;
       }
     },
@@ -110,16 +114,4 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
       return { message: RESEND_MESSAGE };
     },
   );
-}
-
-/** Redis keys never hold the address itself. */
-function accountKey(email: string): string {
-  return `account:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
-}
-
-function loginOutcome(error: AppError): string {
-  if (error.statusCode === 401) return 'failure';
-  if (error.statusCode === 429) return 'rate_limited';
-  if (error.statusCode === 400) return 'invalid_request';
-  return 'error';
 }

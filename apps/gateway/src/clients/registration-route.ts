@@ -38,6 +38,7 @@ const registrationResponse = {
     jwks: { type: 'object', additionalProperties: true },
     jwks_uri: { type: 'string' },
     is_agent: { type: 'boolean' },
+    agent_scope_modes: { type: 'string' },
   },
 } as const;
 
@@ -76,6 +77,9 @@ export async function registrationRoute(
           ...(registered.jwks === undefined ? {} : { jwks: JSON.parse(registered.jwks) as object }),
           ...(registered.jwksUri === undefined ? {} : { jwks_uri: registered.jwksUri }),
           is_agent: registered.isAgent,
+          ...(registered.agentScopeModes === undefined
+            ? {}
+            : { agent_scope_modes: registered.agentScopeModes }),
         });
     },
   );

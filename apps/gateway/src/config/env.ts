@@ -31,12 +31,35 @@ const settingsSchema = z.object({
   /** POST /auth/login: attempts per window, per IP and per account (spec 8). */
   LOGIN_RATE_LIMIT: envPositiveInt(10),
   LOGIN_RATE_WINDOW: envPositiveInt(300),
+  /** How long an address an account signed in from is spared the account's budget (docs/security.md #5). */
+  LOGIN_KNOWN_ADDRESS_TTL: envPositiveInt(30 * 86_400),
   /** POST /auth/register: registrations per window per IP (spec 8). */
   REGISTER_RATE_LIMIT: envPositiveInt(10),
   REGISTER_RATE_WINDOW: envPositiveInt(3600),
   /** POST /api/clients/ and regenerate-secret (later /oauth/register): one shared per-IP budget (spec 8). */
   REGISTER_CLIENT_RATE_LIMIT: envPositiveInt(20),
   REGISTER_CLIENT_RATE_WINDOW: envPositiveInt(60),
+  /**
+   * Slow-request protection (docs/security.md #6), in milliseconds: a whole request must arrive
+   * within HTTP_REQUEST_TIMEOUT_MS and its headers within HTTP_HEADERS_TIMEOUT_MS; an idle
+   * keep-alive connection closes after HTTP_KEEP_ALIVE_TIMEOUT_MS, any silent socket after
+   * HTTP_CONNECTION_TIMEOUT_MS.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: envPositiveInt(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: envPositiveInt(10_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: envPositiveInt(72_000),
+  HTTP_CONNECTION_TIMEOUT_MS: envPositiveInt(120_000),
+});
+
+/** Node refuses a headers timeout longer than the request timeout. */
+const settingsWithTimeouts = settingsSchema.superRefine((settings, context) => {
+  if (settings.HTTP_HEADERS_TIMEOUT_MS > settings.HTTP_REQUEST_TIMEOUT_MS) {
+    context.addIssue({
+      code: 'custom',
+      path: ['HTTP_HEADERS_TIMEOUT_MS'],
+      message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    });
+  }
 });
 
 export type GatewayEnv = ReturnType<typeof loadGatewayEnv>;
@@ -44,7 +67,7 @@ export type GatewayEnv = ReturnType<typeof loadGatewayEnv>;
 export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
   const { settings, services } = loadEnvParts(
     {
-      settings: settingsSchema,
+      settings: settingsWithTimeouts,
       services: serviceUrlsSchema(['identity', 'oauth', 'clients', 'consent-ui', 'wallet-bridge'] as const),
     },
     source,
@@ -60,10 +83,20 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
     logLevel: settings.LOG_LEVEL,
     otlpEndpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT,
     bodyLimit: settings.BODY_LIMIT,
+    http: {
+      requestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionTimeoutMs: settings.HTTP_CONNECTION_TIMEOUT_MS,
+    },
     rateLimit: {
       enabled: settings.RATE_LIMIT_ENABLED,
       defaultBudget: { points: settings.DEFAULT_RATE_LIMIT, durationSeconds: settings.DEFAULT_RATE_WINDOW },
-      login: { points: settings.LOGIN_RATE_LIMIT, durationSeconds: settings.LOGIN_RATE_WINDOW },
+      login: {
+        points: settings.LOGIN_RATE_LIMIT,
+        durationSeconds: settings.LOGIN_RATE_WINDOW,
+        knownAddressTtlSeconds: settings.LOGIN_KNOWN_ADDRESS_TTL,
+      },
       register: { points: settings.REGISTER_RATE_LIMIT, durationSeconds: settings.REGISTER_RATE_WINDOW },
       registerClient: {
         points: settings.REGISTER_CLIENT_RATE_LIMIT,

@@ -69,7 +69,23 @@ describe('discovery documents', () => {
       userinfo_endpoint: `${issuer}/oauth/userinfo`,
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['EdDSA'],
-      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'email', 'email_verified'],
+      claims_supported: [
+        'sub',
+        'iss',
+        'aud',
+        'exp',
+        'iat',
+        'auth_time',
+        'nonce',
+        'name',
+        'email',
+        'email_verified',
+      ],
+      prompt_values_supported: ['none', 'login', 'consent'],
+      // OIDC Discovery 3: request_uri_parameter_supported defaults to true, so all are stated.
+      claims_parameter_supported: false,
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
     });
   });
 

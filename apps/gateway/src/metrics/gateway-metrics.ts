@@ -9,7 +9,7 @@ export interface GatewayMetrics {
   registry: Registry;
   /** outcome: success | failure | rate_limited | error. */
   loginAttempts: Counter<'outcome'>;
-  /** type: access | refresh | id; grant: the grant_type sent, or first_party_login. */
+  /** type: access | refresh | id | id-jag; grant: the grant_type sent, or first_party_login. */
   tokensIssued: Counter<'type' | 'grant'>;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
 }
@@ -26,7 +26,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     }),
     tokensIssued: new Counter({
       name: 'tokens_issued_total',
-      help: 'Tokens issued by type (access, refresh, id) and grant',
+      help: 'Tokens issued by type (access, refresh, id, id-jag) and grant',
       labelNames: ['type', 'grant'],
       registers: [registry],
     }),

@@ -1,4 +1,4 @@
-import type { IntrospectResponse } from '@authz/proto/oauth/v1/oauth';
+import type { Actor, IntrospectResponse } from '@authz/proto/oauth/v1/oauth';
 import type { FastifyInstance } from 'fastify';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
@@ -8,6 +8,22 @@ import type { FormFields } from './form-body.js';
 
 export interface IntrospectRouteOptions {
   upstreams: Upstreams;
+}
+
+/** RFC 8693 section 4.1 `act`, nested as deep as oauth ever mints (docs/agents.md #5). */
+const ACTOR_DEPTH = 5;
+
+function actorSchema(depth: number): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['sub'],
+    additionalProperties: false,
+    properties: {
+      sub: { type: 'string' },
+      iss: { type: 'string' },
+      ...(depth > 1 ? { act: actorSchema(depth - 1) } : {}),
+    },
+  };
 }
 
 /** Spec 4.3 introspection response: nothing beyond these members ever leaves. */
@@ -25,6 +41,7 @@ const introspectionResponse = {
     exp: { type: 'integer' },
     iat: { type: 'integer' },
     token_type: { type: 'string' },
+    act: actorSchema(ACTOR_DEPTH),
   },
 } as const;
 
@@ -64,5 +81,11 @@ function introspectionBody({ active, token }: IntrospectResponse): Record<string
     exp: Number(token.exp),
     iat: Number(token.iat),
     token_type: token.tokenType,
+    // RFC 8693 section 4.1: a delegated token is reported with its actors (docs/agents.md #8).
+    ...(token.act ? { act: actorJson(token.act) } : {}),
   };
+}
+
+function actorJson({ sub, iss, act }: Actor): Record<string, unknown> {
+  return { sub, ...(iss === undefined ? {} : { iss }), ...(act ? { act: actorJson(act) } : {}) };
 }

@@ -6,6 +6,8 @@ import type { Upstreams } from '../plugins/upstreams.js';
 import { parseBasicCredentials } from './basic-credentials.js';
 import type { FormFields } from './form-body.js';
 
+const ID_JAG_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
+
 export interface TokenRouteOptions {
   upstreams: Upstreams;
   metrics: GatewayMetrics;
@@ -44,7 +46,9 @@ export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: T
         origin: requestOrigin(request),
       });
       const grant = parameters.find((field) => field.name === 'grant_type')?.value ?? 'unknown';
-      metrics.tokensIssued.inc({ type: 'access', grant });
+      // RFC 8693 section 2.2.1: a token exchange may issue an ID-JAG rather than an access token.
+      const type = tokens!.issuedTokenType === ID_JAG_TOKEN_TYPE ? 'id-jag' : 'access';
+      metrics.tokensIssued.inc({ type, grant });
       if (tokens!.refreshToken) metrics.tokensIssued.inc({ type: 'refresh', grant });
       if (tokens!.idToken) metrics.tokensIssued.inc({ type: 'id', grant });
       return noStore(reply).send({

@@ -2,6 +2,7 @@ import {
   type AppError,
   MalformedBodyError,
   NotFoundError,
+  OAuthError,
   PayloadTooLargeError,
   RateLimitedError,
   UnsupportedMediaTypeError,
@@ -13,6 +14,7 @@ import {
 } from '@authz/shared/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { REQUEST_ID_HEADER } from './request-context.js';
 
 /** How a route renders failures: the API envelope or the RFC 6749 body (spec section 7). */
 export type ErrorFormat = 'api' | 'oauth';
@@ -27,8 +29,11 @@ declare module 'fastify' {
     authChallenge?: 'Bearer' | 'Basic';
   }
   interface FastifyInstance {
-    /** The WWW-Authenticate value of a 401 on a Bearer-protected route. */
-    bearerChallenge: string;
+    /**
+     * The WWW-Authenticate value of a Bearer-protected route's refusal, naming the RFC 6750
+     * section 3.1 error code when there is one.
+     */
+    bearerChallenge(error?: string): string;
   }
 }
 
@@ -43,7 +48,11 @@ export interface ErrorHandlerOptions {
 /** The only place that turns a failure into a response (CONVENTIONS.md #5). */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance, { resourceMetadataUrl }: ErrorHandlerOptions) => {
-    app.decorate('bearerChallenge', `Bearer realm="authz", resource_metadata="${resourceMetadataUrl}"`);
+    app.decorate('bearerChallenge', (error?: string) =>
+      error === undefined
+        ? `Bearer realm="authz", resource_metadata="${resourceMetadataUrl}"`
+        : `Bearer realm="authz", error="${error}", resource_metadata="${resourceMetadataUrl}"`,
+    );
     app.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
       const error = toAppError(thrown);
       logFailure(request, error, thrown);
@@ -54,30 +63,69 @@ export const errorHandlerPlugin = fp(
   { name: 'error-handler' },
 );
 
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs, which
+ * Fastify would otherwise answer with its own body naming its internal error code. A path
+ * that does not percent-decode is a 400 validation error; a path segment longer than the
+ * router's limit (100 characters, beyond every identifier we issue) names nothing, so 404.
+ * No onRequest hook has run, so the response gets the security headers and request id here.
+ */
+export function frameworkErrorHandler(securityHeaders: readonly (readonly [string, string])[]) {
+  return (thrown: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const error =
+      thrown.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new NotFoundError({ detail: thrown.message })
+        : thrown.code === 'FST_ERR_BAD_URL'
+          ? new ValidationError([{ path: '(url)', message: 'is not a valid URL' }], {
+              detail: thrown.message,
+            })
+          : normalizeError(thrown);
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    reply.header(REQUEST_ID_HEADER, request.id);
+    logFailure(request, error, thrown);
+    return sendError(request, reply, error);
+  };
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
   const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
-  if (error.statusCode === 401 && authChallenge && challenges(request, authChallenge)) {
-    reply.header(
-      'www-authenticate',
-      authChallenge === 'Bearer' ? request.server.bearerChallenge : 'Basic realm="authz"',
-    );
-  }
-  const body = format === 'oauth' ? toOAuthWire(error) : toApiWire(error);
+  const challenge = authChallenge && challengeFor(request, authChallenge, error);
+  if (challenge) reply.header('www-authenticate', challenge);
+  // RFC 6750 section 3.1: a request without a token is told no error code, in the body either.
+  const withoutToken =
+    authChallenge === 'Bearer' && !(error instanceof OAuthError) && error.statusCode === 401;
+  const body = format === 'oauth' && !withoutToken ? toOAuthWire(error) : toApiWire(error);
   // RFC 6749 section 5.2: errors are not cached either (Pragma for HTTP/1.0 caches, 5.1).
   reply.header('cache-control', 'no-store');
   if (format === 'oauth') reply.header('pragma', 'no-cache');
   return reply.code(body.statusCode).send(body);
 }
 
+/** RFC 6750 section 3.1: the error codes a Bearer challenge names. */
+const BEARER_ERRORS = new Set(['invalid_request', 'invalid_token', 'insufficient_scope']);
+
 /**
- * RFC 6750 section 3: a Bearer-protected resource always challenges. RFC 6749 section 5.2: the
- * token endpoint challenges only a client that tried HTTP Basic, with that scheme.
+ * RFC 6750 section 3: a Bearer-protected resource always challenges a 401, and names the
+ * error when the token was refused for a reason of section 3.1 (also on 400 and 403); a
+ * request without a token gets no error code (section 3.1). RFC 6749 section 5.2: the token
+ * endpoint challenges only a client that tried HTTP Basic, with that scheme.
  */
-function challenges(request: FastifyRequest, scheme: 'Bearer' | 'Basic'): boolean {
-  return scheme === 'Bearer' || /^basic /i.test(request.headers.authorization ?? '');
+function challengeFor(
+  request: FastifyRequest,
+  scheme: 'Bearer' | 'Basic',
+  error: AppError,
+): string | undefined {
+  if (scheme === 'Basic') {
+    return error.statusCode === 401 && /^basic /i.test(request.headers.authorization ?? '')
+      ? 'Basic realm="authz"'
+      : undefined;
+  }
+  const code = error instanceof OAuthError && BEARER_ERRORS.has(error.error) ? error.error : undefined;
+  if (code === undefined && error.statusCode !== 401) return undefined;
+  return request.server.bearerChallenge(code);
 }
 
 /** Fastify's own failures (schema validation, body parsing) mapped onto the error model. */

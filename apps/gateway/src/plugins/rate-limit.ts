@@ -54,6 +54,27 @@ export class RateLimiter {
     }
   }
 
+  /** Remembers `key` under `bucket` for `ttlSeconds` (e.g. an address an account signed in from). */
+  async mark(bucket: string, key: string, ttlSeconds: number): Promise<void> {
+    if (!this.enabled) return;
+    try {
+      await this.redis.set(`rl:${bucket}:${key}`, '1', 'EX', ttlSeconds);
+    } catch (error) {
+      this.onStoreError(error);
+    }
+  }
+
+  /** Was `key` marked under `bucket` and not expired? False while Redis is unreachable. */
+  async isMarked(bucket: string, key: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    try {
+      return (await this.redis.exists(`rl:${bucket}:${key}`)) === 1;
+    } catch (error) {
+      this.onStoreError(error);
+      return false;
+    }
+  }
+
   private limiter(bucket: string, budget: RateLimitBudget): RateLimiterRedis {
     const name = `${bucket}:${budget.points}:${budget.durationSeconds}`;
     let limiter = this.limiters.get(name);

@@ -33,9 +33,10 @@ export const requestContextPlugin = fp(
         runWithRequestContext({ requestId: request.id }, done),
       );
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       request.span?.setAttribute('http.response.status_code', reply.statusCode);
       request.span?.end();
+      done();
     });
   },
   { name: 'request-context' },

@@ -1,7 +1,13 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
+import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
 import { HealthService } from '@authz/proto/health/v1/health';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
-import { DiscoveryService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import {
+  AuthorizationService,
+  DiscoveryService,
+  KeysService,
+  TokenService,
+} from '@authz/proto/oauth/v1/oauth';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import type { ServiceName } from '@authz/shared/topology';
 
@@ -11,9 +17,11 @@ export type UpstreamName = Exclude<ServiceName, 'mailer-worker'>;
 export class Upstreams {
   readonly identity: ServiceClient<typeof IdentityService>;
   readonly tokens: ServiceClient<typeof TokenService>;
+  readonly authorization: ServiceClient<typeof AuthorizationService>;
   readonly keys: ServiceClient<typeof KeysService>;
   readonly discovery: ServiceClient<typeof DiscoveryService>;
   readonly clients: ServiceClient<typeof ClientsService>;
+  readonly hostedPages: ServiceClient<typeof HostedPagesService>;
   private readonly channels = new Map<UpstreamName, GrpcChannel>();
   private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
 
@@ -23,9 +31,11 @@ export class Upstreams {
     }
     this.identity = this.channel('identity').service(IdentityService);
     this.tokens = this.channel('oauth').service(TokenService);
+    this.authorization = this.channel('oauth').service(AuthorizationService);
     this.keys = this.channel('oauth').service(KeysService);
     this.discovery = this.channel('oauth').service(DiscoveryService);
     this.clients = this.channel('clients').service(ClientsService);
+    this.hostedPages = this.channel('consent-ui').service(HostedPagesService);
   }
 
   health(name: UpstreamName): ServiceClient<typeof HealthService> {

@@ -6,9 +6,9 @@ import { buildMailerWorkerApp, loadMailerWorkerEnv } from '@authz/mailer-worker'
 import { buildOAuthApp, loadOAuthEnv } from '@authz/oauth';
 import { buildWalletBridgeApp, loadWalletBridgeEnv } from '@authz/wallet-bridge';
 import { startService, type RunningService, type ServiceApp } from '@authz/shared/service';
-import { testLogger } from '@authz/shared/testing';
+import type { Logger } from '@authz/shared/logger';
+import { isAddressInUse, spareTestPort, testLogger } from '@authz/shared/testing';
 import { buildGatewayApp, loadGatewayEnv, type GatewayApp } from '../app.js';
-import { freePort } from './redis-server.js';
 
 export interface SuiteOptions {
   /** Database the data-owning services use (a per-file clone, or a proxy in front of one). */
@@ -24,6 +24,8 @@ export interface SuiteOptions {
   serviceEnv?: Record<string, string>;
   /** Adds probe routes before the gateway starts listening (error-handling tests). */
   beforeListen?: (gateway: GatewayApp) => void;
+  /** Where every service and the gateway log; silent by default (log-leak tests read it). */
+  logger?: Logger;
 }
 
 export interface Suite {
@@ -40,10 +42,23 @@ export interface Suite {
 /**
  * The whole suite in this process on spare ports, still over real gRPC, Postgres, Redis and
  * SMTP (CONVENTIONS.md #11): every gRPC service, then the gateway listening on HTTP.
+ *
+ * The gateway's port is the issuer every service is configured with, so it is chosen before
+ * the services start and bound last; should a parallel test take it meanwhile, the suite
+ * starts again on another port.
  */
 export async function startSuite(options: SuiteOptions): Promise<Suite> {
-  const logger = testLogger();
-  const port = await freePort();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startSuiteOn(await spareTestPort(), options);
+    } catch (error) {
+      if (!isAddressInUse(error) || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite> {
+  const logger = options.logger ?? testLogger();
   const issuer = `http://127.0.0.1:${port}`;
   const serviceEnv = {
     DATABASE_URL: options.databaseUrl,
@@ -104,17 +119,17 @@ export async function startSuite(options: SuiteOptions): Promise<Suite> {
     ...options.gatewayEnv,
   });
   const gateway = await buildGatewayApp({ env, logger });
-  options.beforeListen?.(gateway);
-  await gateway.app.listen({ port, host: '127.0.0.1' });
-  return {
-    baseUrl: issuer,
-    gateway,
-    oauthEnv,
-    stopMailer,
-    close: async () => {
-      await gateway.close();
-      await stopMailer();
-      await Promise.all(running.map((service) => service.close()));
-    },
+  const close = async () => {
+    await gateway.close();
+    await stopMailer();
+    await Promise.all(running.map((service) => service.close()));
   };
+  options.beforeListen?.(gateway);
+  try {
+    await gateway.app.listen({ port, host: '127.0.0.1' });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { baseUrl: issuer, gateway, oauthEnv, stopMailer, close };
 }

@@ -1,0 +1,94 @@
+import type { GetBrowserSessionResponse } from '@authz/proto/identity/v1/identity';
+import type { Consent } from '@authz/proto/oauth/v1/oauth';
+import { UnauthorizedError, toApiWire } from '@authz/shared/errors';
+import type { FastifyInstance } from 'fastify';
+import { checkCsrfHeader, requireBrowserSession } from '../http/browser-session.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+
+export interface ConsentRoutesOptions {
+  upstreams: Upstreams;
+}
+
+const consentView = {
+  type: 'object',
+  required: ['id', 'clientId', 'clientName', 'scopes', 'grantedAt'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    clientId: { type: 'string' },
+    clientName: { type: 'string' },
+    scopes: { type: 'array', items: { type: 'string' } },
+    grantedAt: { type: 'integer' },
+  },
+} as const;
+
+const consentList = {
+  type: 'object',
+  required: ['consents', 'csrfToken'],
+  additionalProperties: false,
+  properties: { consents: { type: 'array', items: consentView }, csrfToken: { type: 'string' } },
+} as const;
+
+/** DECISIONS.md #20: the spec 7 envelope plus an empty list, and no csrfToken. */
+const signedOut = {
+  type: 'object',
+  required: ['error', 'statusCode', 'consents'],
+  additionalProperties: false,
+  properties: {
+    error: { type: 'string' },
+    statusCode: { type: 'integer' },
+    code: { type: 'string' },
+    consents: { type: 'array', maxItems: 0 },
+  },
+} as const;
+
+const consentParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 128 } },
+} as const;
+
+/**
+ * Spec 4.6: the signed-in user's consents, authenticated by the session cookie. Same-origin
+ * only: no CORS, so no other site can read the list or its CSRF token.
+ */
+export async function consentRoutes(app: FastifyInstance, { upstreams }: ConsentRoutesOptions) {
+  app.get(
+    '/consents/',
+    { schema: { response: { 200: consentList, 401: signedOut } } },
+    async (request, reply) => {
+      let session: GetBrowserSessionResponse;
+      try {
+        session = await requireBrowserSession(upstreams, request);
+      } catch (error) {
+        if (!(error instanceof UnauthorizedError)) throw error;
+        return reply.code(401).send({ ...toApiWire(error), consents: [] });
+      }
+      const { consents } = await upstreams.authorization.listConsents({ userId: session.user!.id });
+      return { consents: consents.map(toConsentView), csrfToken: session.csrfToken };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/consents/:id',
+    { schema: { params: consentParams, response: { 204: { type: 'null' } } } },
+    async (request, reply) => {
+      const session = await requireBrowserSession(upstreams, request);
+      checkCsrfHeader(request, session);
+      // NotFoundError for an unknown, revoked or someone else's consent: 404 alike (spec 4.6).
+      await upstreams.authorization.revokeConsent({ userId: session.user!.id, consentId: request.params.id });
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** Spec 2.3. */
+function toConsentView(consent: Consent) {
+  return {
+    id: consent.id,
+    clientId: consent.clientId,
+    clientName: consent.clientName,
+    scopes: consent.scopes,
+    grantedAt: Number(consent.grantedAt),
+  };
+}

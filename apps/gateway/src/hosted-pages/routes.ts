@@ -1,0 +1,104 @@
+import type { Page } from '@authz/proto/consentui/v1/consentui';
+import { SESSION_COOKIE } from '@authz/shared/protocol';
+import { normalizeError } from '@authz/shared/errors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  consumeLoginBudgets,
+  loginOutcome,
+  rememberSignInAddress,
+  type LoginLimits,
+} from '../auth/login-limits.js';
+import { requestCookies } from '../http/cookies.js';
+import { queryFields, requestPath } from '../http/query-fields.js';
+import { requestOrigin } from '../http/request-origin.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { formFieldsOf } from '../oauth/form-body.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+import { sendPage } from './send-page.js';
+
+export interface HostedPageRoutesOptions {
+  upstreams: Upstreams;
+  metrics: GatewayMetrics;
+  loginBudget: LoginLimits;
+}
+
+/** Stylesheets and images carry no user state; a stale copy for an hour is harmless. */
+const ASSET_CACHE_CONTROL = 'public, max-age=3600';
+
+/**
+ * Spec 4.5: consent-ui renders every /ui/* page; the gateway owns HTTP (docs/gateway-routes.md
+ * #1). The sign-in submission also gets the login rate limits and metrics of /auth/login.
+ */
+export async function hostedPageRoutes(
+  app: FastifyInstance,
+  { upstreams, metrics, loginBudget }: HostedPageRoutesOptions,
+) {
+  const render = async (request: FastifyRequest): Promise<Page> => {
+    const { page } = await upstreams.hostedPages.renderPage(pageRequest(request));
+    return page!;
+  };
+
+  app.get('/ui/assets/*', async (request, reply) => {
+    const page = await render(request);
+    return sendPage(reply, page, page.status === 200 ? ASSET_CACHE_CONTROL : undefined);
+  });
+
+  app.post(
+    '/ui/login',
+    // Counted inside the handler so rate-limited attempts show in the metrics, as /auth/login.
+    { config: { rateLimit: false } },
+    async (request, reply) => {
+      try {
+        const email = formFieldsOf(request).find((field) => field.name === 'email')?.value;
+        await consumeLoginBudgets(request, loginBudget, email);
+        const page = await render(request);
+        const outcome = pageLoginOutcome(page);
+        if (outcome === 'success' && email !== undefined)
+          await rememberSignInAddress(request, loginBudget, email);
+        metrics.loginAttempts.inc({ outcome });
+        return sendPage(reply, page);
+      } catch (error) {
+        metrics.loginAttempts.inc({ outcome: loginOutcome(normalizeError(error)) });
+        throw error;
+      }
+    },
+  );
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/ui/*',
+    handler: async (request, reply) => sendPage(reply, await render(request)),
+  });
+}
+
+/** What consent-ui needs of the request: no headers beyond cookies, no query in the path. */
+function pageRequest(request: FastifyRequest) {
+  const path = requestPath(request);
+  return {
+    // HEAD is served by the GET handler (Fastify's exposeHeadRoutes).
+    method: request.method === 'POST' ? 'POST' : 'GET',
+    // The router ignores a trailing slash (DECISIONS.md #22); consent-ui sees one spelling.
+    path: path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path,
+    query: queryFields(request),
+    form: request.method === 'POST' ? formFieldsOf(request) : [],
+    cookies: requestCookies(request),
+    origin: requestOrigin(request),
+  };
+}
+
+/**
+ * login_attempts_total from the page consent-ui answered (docs/gateway-routes.md #3): a
+ * redirect that sets the session cookie is a sign-in; 401 wrong credentials; 429 refused for
+ * rate; 5xx an error; anything else (CSRF refusal, expired form, missing fields) malformed.
+ */
+function pageLoginOutcome(page: Page): string {
+  if (page.status >= 300 && page.status < 400 && setsSessionCookie(page)) return 'success';
+  if (page.status === 401) return 'failure';
+  if (page.status === 429) return 'rate_limited';
+  if (page.status >= 500) return 'error';
+  return 'invalid_request';
+}
+
+function setsSessionCookie(page: Page): boolean {
+  return page.setCookies.some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
+}

@@ -1,0 +1,64 @@
+import type { UserInfoResponse } from '@authz/proto/oauth/v1/oauth';
+import { InvalidRequestError } from '@authz/shared/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../http/bearer-token.js';
+import { noStore } from '../http/no-store.js';
+import type { Upstreams } from '../plugins/upstreams.js';
+import { formFieldsOf } from './form-body.js';
+
+export interface UserInfoRouteOptions {
+  upstreams: Upstreams;
+}
+
+const USERINFO_PATH = '/oauth/userinfo';
+
+/** Spec 4.3: sub always; email and email_verified together or not at all, never null. */
+const userInfoResponse = {
+  type: 'object',
+  required: ['sub'],
+  additionalProperties: false,
+  properties: {
+    sub: { type: 'string' },
+    email: { type: 'string' },
+    email_verified: { type: 'boolean' },
+  },
+} as const;
+
+/**
+ * OIDC Core section 5.3: UserInfo, a Bearer-protected resource (RFC 6750 section 3 errors in
+ * WWW-Authenticate, docs/gateway-routes.md #5). oauth checks the token and the openid scope
+ * and picks the claims; this finds the token. CORS like the token endpoint: SPAs call it.
+ */
+export async function userInfoRoute(app: FastifyInstance, { upstreams }: UserInfoRouteOptions) {
+  const config = { cors: true, errorFormat: 'oauth', authChallenge: 'Bearer' } as const;
+  const schema = { response: { 200: userInfoResponse } };
+  const answer = async (reply: FastifyReply, accessToken: string) =>
+    sendUserInfo(reply, await upstreams.tokens.userInfo({ accessToken }));
+
+  // RFC 6750 section 2.1; the query parameter of section 2.3 is not offered (spec 4.3).
+  app.get(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, bearerToken(request)));
+  app.post(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, postedToken(request)));
+  app.corsPreflight(USERINFO_PATH, ['GET', 'POST']);
+}
+
+/**
+ * RFC 6750 sections 2.1 and 2.2: the Authorization header or the form field access_token;
+ * "clients MUST NOT use more than one method" (section 2), so both at once, or the field
+ * twice, is invalid_request.
+ */
+function postedToken(request: FastifyRequest): string {
+  const fields = formFieldsOf(request).filter((field) => field.name === 'access_token');
+  const inHeader = /^bearer /i.test(request.headers.authorization ?? '');
+  if (fields.length > 1 || (fields.length === 1 && inHeader)) {
+    throw new InvalidRequestError({ message: 'the access token was sent more than once' });
+  }
+  return fields[0]?.value || bearerToken(request);
+}
+
+function sendUserInfo(reply: FastifyReply, { sub, email, emailVerified }: UserInfoResponse): FastifyReply {
+  return noStore(reply).send({
+    sub,
+    ...(email === undefined ? {} : { email }),
+    ...(emailVerified === undefined ? {} : { email_verified: emailVerified }),
+  });
+}
