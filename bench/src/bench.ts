@@ -44,7 +44,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     );
     run.profileDir = await createProfileDir(env);
     const ours = await measureSuite(run);
-    const reference = await measureReference(run);
+    const reference = env.scenarios.includes('client_credentials') ? await measureReference(run) : undefined;
     print();
     printTable(run.outcomes);
     printVerdict(ours, reference, env.connections);
@@ -87,13 +87,15 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
   print(`suite healthy on ${suite.baseUrl}; client ${client.clientId} issues EdDSA JWT access tokens`);
 
   const measuring = suite.mark;
-  for (const scenario of suiteScenarios(suite.baseUrl, client))
+  for (const scenario of suiteScenarios(suite.baseUrl, client, env.scenarios))
     run.outcomes.push(await measure(scenario, 'suite', env, signal));
   const printed = suite.output.slice(measuring);
   // Stopped before oidc-provider runs, so it has the machine to itself (and profiles get written).
   await suite.stop();
   if (printed.length > 0) {
-    print(`the suite printed ${printed.length} lines while measured (LOG_LEVEL=warn); the last ones:`);
+    print(
+      `the suite printed ${printed.length} lines while measured (LOG_LEVEL=${env.logLevel}); the last ones:`,
+    );
     for (const line of printed.slice(-20)) print(`  ${line}`);
   }
   return run.outcomes.find((outcome) => outcome.scenario === 'client_credentials')?.result;

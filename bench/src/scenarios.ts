@@ -1,4 +1,5 @@
 import type { LoadTarget } from './load/run-load.js';
+import { SCENARIO_NAMES, type ScenarioName } from './scenario-names.js';
 import { CLIENT_CREDENTIALS_BODY, type MachineClient } from './suite/fixtures.js';
 
 export interface Scenario {
@@ -23,8 +24,12 @@ export function clientCredentials(tokenUrl: string, authorization: string): Scen
 }
 
 /** What the suite is measured on, the token endpoint first (it is the one compared). */
-export function suiteScenarios(baseUrl: string, client: MachineClient): Scenario[] {
-  return [
+export function suiteScenarios(
+  baseUrl: string,
+  client: MachineClient,
+  selected: readonly ScenarioName[] = SCENARIO_NAMES,
+): Scenario[] {
+  const all: Scenario[] = [
     clientCredentials(`${baseUrl}/oauth/token`, client.authorization),
     {
       name: 'introspection',
@@ -40,6 +45,7 @@ export function suiteScenarios(baseUrl: string, client: MachineClient): Scenario
     { name: 'jwks', target: { url: `${baseUrl}/.well-known/jwks.json`, method: 'GET' } },
     { name: 'discovery', target: { url: `${baseUrl}/.well-known/openid-configuration`, method: 'GET' } },
   ];
+  return all.filter((scenario) => selected.includes(scenario.name as ScenarioName));
 }
 
 /** One request before the load: a scenario whose endpoint does not answer 200 is skipped. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { SCENARIO_NAMES, type ScenarioName } from '../scenario-names.js';
 
 /** The same servers `pnpm test` uses (CONTRACT.md): the bench creates its own database there. */
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -27,6 +28,17 @@ const schema = z.object({
   BENCH_CPU_PROF_DIR: z.string().min(1).optional(),
   /** Seconds the suite may take to answer /health 200. */
   BENCH_START_TIMEOUT: positiveInt(180),
+  /**
+   * Comma-separated scenarios to run on the suite (client_credentials, introspection, jwks,
+   * discovery); all by default. oidc-provider runs whenever client_credentials does.
+   */
+  BENCH_SCENARIOS: z
+    .string()
+    .transform((value) => value.split(',').map((name) => name.trim()))
+    .pipe(z.array(z.enum(SCENARIO_NAMES)).min(1))
+    .optional(),
+  /** The suite's LOG_LEVEL: warn logs nothing per request; info adds Fastify's request lines. */
+  BENCH_LOG_LEVEL: z.enum(['warn', 'info']).default('warn'),
 });
 
 export interface BenchEnv {
@@ -39,6 +51,9 @@ export interface BenchEnv {
   ports: { gateway: number; grpcBase: number; metricsBase: number; reference: number };
   cpuProfileDir: string | undefined;
   startTimeoutMs: number;
+  logLevel: 'warn' | 'info';
+  /** The suite scenarios to run, in their usual order. */
+  scenarios: ScenarioName[];
   /** What the suite's launcher inherits, minus settings that would point it at another suite. */
   inherited: NodeJS.ProcessEnv;
 }
@@ -63,6 +78,8 @@ export function loadBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv 
     ports: { gateway: base, grpcBase: base + 10, metricsBase: base + 20, reference: base + 30 },
     cpuProfileDir: values.BENCH_CPU_PROF_DIR ? resolve(root, values.BENCH_CPU_PROF_DIR) : undefined,
     startTimeoutMs: values.BENCH_START_TIMEOUT * 1000,
+    logLevel: values.BENCH_LOG_LEVEL,
+    scenarios: SCENARIO_NAMES.filter((name) => values.BENCH_SCENARIOS?.includes(name) ?? true),
     inherited: Object.fromEntries(
       Object.entries(source).filter(([name]) => !/_(GRPC_URL|GRPC_PORT|METRICS_PORT)$|^SMTP_URL$/.test(name)),
     ),

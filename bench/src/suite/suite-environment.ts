@@ -10,7 +10,7 @@ const PROFILER_PRELOAD = pathToFileURL(
 
 /**
  * The launcher's environment: the bench database, a Redis key prefix of its own, no rate
- * limits, warnings only, ports of its own and fixed secrets (no secrets file to keep).
+ * limits, warnings only (unless BENCH_LOG_LEVEL=info), ports of its own and fixed secrets (no secrets file to keep).
  * NODE_ENV=production as in the container image, and for oidc-provider too.
  */
 export function suiteEnvironment(
@@ -30,7 +30,7 @@ export function suiteEnvironment(
     REDIS_URL: env.redisUrl,
     REDIS_KEY_PREFIX: backends.redisPrefix,
     RATE_LIMIT_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: env.logLevel,
     AUTHZ_DATA_DIR: backends.dataDir,
     AUTHZ_START_TIMEOUT: String(env.startTimeoutMs / 1000),
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
