@@ -15,6 +15,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { REQUEST_ID_HEADER } from './request-context.js';
+import { setTransportSecurity } from './security-headers.js';
 
 /** How a route renders failures: the API envelope or the RFC 6749 body (spec section 7). */
 export type ErrorFormat = 'api' | 'oauth';
@@ -81,6 +82,7 @@ export function frameworkErrorHandler(securityHeaders: readonly (readonly [strin
             })
           : normalizeError(thrown);
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    setTransportSecurity(request, reply);
     reply.header(REQUEST_ID_HEADER, request.id);
     logFailure(request, error, thrown);
     return sendError(request, reply, error);

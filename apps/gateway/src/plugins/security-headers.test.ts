@@ -29,8 +29,11 @@ function addRoutes(app: FastifyInstance): void {
   app.post('/redirect', async (_request, reply) => reply.redirect('https://client.example/cb?code=x', 303));
 }
 
-async function build(plugin: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
-  const app = Fastify();
+async function build(
+  plugin: (app: FastifyInstance) => Promise<void>,
+  options: { trustProxy?: boolean } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify(options);
   await plugin(app);
   addRoutes(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -38,10 +41,16 @@ async function build(plugin: (app: FastifyInstance) => Promise<void>): Promise<F
 }
 
 /** The header lines as sent on the wire (names spelled and ordered as sent), minus Date. */
-function headerLines(app: FastifyInstance, method: 'GET' | 'POST', path: string) {
+function headerLines(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string> = {},
+) {
   const { port } = app.server.address() as AddressInfo;
   return new Promise<{ status: number; lines: string[] }>((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method, path, agent: false }, (response) => {
+    const options = { host: '127.0.0.1', port, method, path, headers, agent: false };
+    const request = http.request(options, (response) => {
       const lines: string[] = [];
       for (let i = 0; i < response.rawHeaders.length; i += 2) {
         if (response.rawHeaders[i]!.toLowerCase() !== 'date')
@@ -58,16 +67,19 @@ function headerLines(app: FastifyInstance, method: 'GET' | 'POST', path: string)
 describe('security headers', () => {
   let before: FastifyInstance;
   let after: FastifyInstance;
+  let behindProxy: FastifyInstance;
 
   beforeAll(async () => {
     before = await build(withHelmetPlugin);
-    after = await build(async (app) => {
+    const withPlugin = async (app: FastifyInstance) => {
       await app.register(securityHeadersPlugin);
-    });
+    };
+    after = await build(withPlugin);
+    behindProxy = await build(withPlugin, { trustProxy: true });
   });
 
   afterAll(async () => {
-    await Promise.all([before.close(), after.close()]);
+    await Promise.all([before.close(), after.close(), behindProxy.close()]);
   });
 
   it.each([
@@ -92,10 +104,22 @@ describe('security headers', () => {
         "Content-Security-Policy: default-src 'none';style-src 'self';img-src 'self' data:;form-action 'self';frame-ancestors 'none';base-uri 'none'",
         'Referrer-Policy: no-referrer',
         'Cross-Origin-Resource-Policy: same-site',
-        'Strict-Transport-Security: max-age=31536000; includeSubDomains',
         'X-Content-Type-Options: nosniff',
         'cache-control: no-store',
       ]),
     );
+  });
+
+  // RFC 6797 section 7.2: never over plain http, always over https.
+  it.each(['/json', '/html', '/fails', '/nowhere'])('%s: HSTS only over https', async (path) => {
+    const plain = await headerLines(after, 'GET', path);
+    expect(plain.lines.filter((line) => /^strict-transport-security:/i.test(line))).toEqual([]);
+    const https = await headerLines(behindProxy, 'GET', path, { 'x-forwarded-proto': 'https' });
+    expect(https.lines).toContain('Strict-Transport-Security: max-age=31536000; includeSubDomains');
+  });
+
+  it('ignores X-Forwarded-Proto from a client that is not a trusted proxy', async () => {
+    const { lines } = await headerLines(after, 'GET', '/json', { 'x-forwarded-proto': 'https' });
+    expect(lines.filter((line) => /^strict-transport-security:/i.test(line))).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
  * Security headers for JSON and the hosted pages alike: a strict CSP (pages use no inline
  * script; forms post to the same origin), no framing (clickjacking, RFC 9700 section 4.16),
- * no referrer leaking codes or handles, HSTS for browsers that reach us over https.
+ * no referrer leaking codes or handles. HSTS is not among them: it depends on the transport
+ * (setTransportSecurity).
  */
 export const HELMET_OPTIONS: FastifyHelmetOptions = {
   contentSecurityPolicy: {
@@ -22,7 +23,20 @@ export const HELMET_OPTIONS: FastifyHelmetOptions = {
   frameguard: { action: 'deny' },
   referrerPolicy: { policy: 'no-referrer' },
   crossOriginResourcePolicy: { policy: 'same-site' },
+  strictTransportSecurity: false,
 };
+
+/** A year, subdomains included: the gateway's origin is meant to be https-only. */
+export const HSTS_HEADER = ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as const;
+
+/**
+ * RFC 6797 section 7.2: an HSTS host must not send the header over a non-secure transport,
+ * so it goes out only when the request came over https — directly, or as the trusted proxy
+ * says in X-Forwarded-Proto (TRUST_PROXY; request.protocol honours it).
+ */
+export function setTransportSecurity(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.protocol === 'https') reply.raw.setHeader(...HSTS_HEADER);
+}
 
 /**
  * The headers @fastify/helmet sets for these options: names as it spells them, values and
@@ -69,9 +83,10 @@ export async function securityHeaders(
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {
     const headers = await securityHeaders();
-    app.addHook('onRequest', (_request, reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const raw = reply.raw;
       for (const [name, value] of headers) raw.setHeader(name, value);
+      setTransportSecurity(request, reply);
       done();
     });
     app.addHook('onSend', (_request, reply, payload, done) => {

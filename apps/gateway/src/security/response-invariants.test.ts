@@ -13,7 +13,6 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'content-security-policy': "default-src 'none';form-action 'self';frame-ancestors 'none'",
   'cache-control': 'no-store',
 };
@@ -157,6 +156,13 @@ describe('responseProblems', () => {
     expect(responseProblems(bare, context)).toEqual([
       'header x-frame-options: (absent)',
       'header cache-control: public, max-age=60',
+    ]);
+    // The suites speak plain http, where RFC 6797 section 7.2 forbids HSTS.
+    const hstsOverHttp = response({
+      headers: { 'strict-transport-security': 'max-age=31536000; includeSubDomains' },
+    });
+    expect(responseProblems(hstsOverHttp, context)).toEqual([
+      'header strict-transport-security: max-age=31536000; includeSubDomains',
     ]);
   });
 });
