@@ -1,4 +1,5 @@
 import { ValidationError, type FieldViolation } from '@authz/shared/errors';
+import { holdsUnstorableString, isStorableText } from '@authz/shared/protocol';
 import { isAcceptableJwksUri, isJwksShape, JWKS_MESSAGE, JWKS_URI_MESSAGE } from './check-jwks.js';
 import { isAcceptableRedirectUri, REDIRECT_URI_MESSAGE } from './check-redirect-uri.js';
 import { isConfidential, type ClientConfig } from './client-config.js';
@@ -28,6 +29,7 @@ export function validateClientConfig(config: ClientConfig, context: ValidationCo
   const reject = (path: string, message: string) => {
     if (!problems.has(path)) problems.set(path, message);
   };
+  checkStorableText(config, reject);
   checkName(config, reject);
   checkRedirectUris(config, reject);
   if (context.checkScopes) checkScopes(config, context.allowedScopes, reject);
@@ -40,6 +42,21 @@ export function validateClientConfig(config: ClientConfig, context: ValidationCo
 }
 
 type Reject = (path: string, message: string) => void;
+
+const UNSTORABLE_MESSAGE = 'must not contain U+0000 or an unpaired surrogate';
+
+// Checked here as well as at the gateway: RFC 7591 metadata arrives as JSON text, and a CIMD
+// document is fetched and parsed by this service itself, so no caller has looked at either.
+function checkStorableText(config: ClientConfig, reject: Reject): void {
+  if (!isStorableText(config.name)) reject('name', UNSTORABLE_MESSAGE);
+  if (config.description !== null && !isStorableText(config.description))
+    reject('description', UNSTORABLE_MESSAGE);
+  config.redirectUris.forEach((uri, index) => {
+    if (!isStorableText(uri)) reject(`redirectUris.${index}`, UNSTORABLE_MESSAGE);
+  });
+  if (config.jwksUri !== null && !isStorableText(config.jwksUri)) reject('jwksUri', UNSTORABLE_MESSAGE);
+  if (holdsUnstorableString(config.jwks)) reject('jwks', UNSTORABLE_MESSAGE);
+}
 
 // Spec 2.2 / 8: 1-255 characters.
 function checkName({ name, description }: ClientConfig, reject: Reject): void {

@@ -1,5 +1,6 @@
 import { MalformedBodyError } from '@authz/shared/errors';
 import type { FastifyInstance } from 'fastify';
+import { holdsUnstorableString } from '@authz/shared/protocol';
 
 /**
  * Deepest nesting a JSON body may have. The deepest document the API takes (RFC 7591 client
@@ -59,25 +60,6 @@ export function nestingDepth(text: string): number {
     }
   }
   return deepest;
-}
-
-/** A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Does any string of the parsed value, member names included, hold U+0000 or a lone surrogate? */
-export function holdsUnstorableString(value: unknown): boolean {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === 'string') {
-      if (next.includes('\u0000') || LONE_SURROGATE.test(next)) return true;
-    } else if (Array.isArray(next)) {
-      pending.push(...(next as unknown[]));
-    } else if (typeof next === 'object' && next !== null) {
-      for (const [name, member] of Object.entries(next)) pending.push(name, member);
-    }
-  }
-  return false;
 }
 
 const BACKSLASH = 0x5c;

@@ -33,3 +33,4 @@ export const HOSTED_PAGE_PATHS = {
   consent: '/ui/consent',
   resume: '/ui/resume',
 } as const;
+export { holdsUnstorableString, isStorableText } from './storable-text.js';
