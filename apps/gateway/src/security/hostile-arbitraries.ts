@@ -2,14 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 import fc from 'fast-check';
 import { REDIRECT_URI } from '../authorize/flow-test-helpers.js';
-import {
-  field,
-  hostileString,
-  pathVariants,
-  percentEncode,
-  type Fields,
-  type Pairs,
-} from './hostile-requests.js';
+import type { Fields, Pairs } from './hostile-bodies.js';
+import { field, hostileString, pathVariants, percentEncode } from './hostile-strings.js';
 import type { HostileFixtures } from './hostile-suite.js';
 
 /**
