@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { PASSWORD, REDIRECT_URI } from '../authorize/flow-test-helpers.js';
-import { field, segment, type Fields, type Pairs, type RouteSpec } from './hostile-requests.js';
+import type { Fields, Pairs } from './hostile-bodies.js';
+import type { RouteSpec } from './hostile-requests.js';
+import { field, segment } from './hostile-strings.js';
 import type { HostileFixtures } from './hostile-suite.js';
 
 import {
@@ -22,14 +24,16 @@ import {
 /**
  * Every public route of spec section 4 with the fields it reads and the credentials worth
  * sending, so that generated requests get past the router and the parsers into each route's
- * own checks and, with real credentials, into the services. `numRuns` is per run of the suite;
+ * own checks and, with real credentials, into the services. `numRuns` is per run of the suite:
+ * 2,000 for a route, 3,000 for the authorization and token endpoints, 1,000 for the three
+ * whose answer depends on nothing a request carries (/, /health, /metrics);
  * HOSTILE_INPUT_RUNS_SCALE multiplies them all (docs/security.md "Hostile input").
  */
 export function systemRoutes(): RouteSpec[] {
   return [
     { name: 'GET /', methods: ['GET'], path: fc.constant('/'), numRuns: runs(1000) },
-    { name: 'GET /health', methods: ['GET'], path: path('/health'), numRuns: runs(250) },
-    { name: 'GET /metrics', methods: ['GET'], path: path('/metrics'), numRuns: runs(200) },
+    { name: 'GET /health', methods: ['GET'], path: path('/health'), numRuns: runs(1000) },
+    { name: 'GET /metrics', methods: ['GET'], path: path('/metrics'), numRuns: runs(1000) },
     ...[
       '/.well-known/oauth-authorization-server',
       '/.well-known/openid-configuration',
@@ -39,7 +43,7 @@ export function systemRoutes(): RouteSpec[] {
       name: `GET ${url}`,
       methods: ['GET', 'OPTIONS'],
       path: path(url),
-      numRuns: runs(600),
+      numRuns: runs(2000),
     })),
     {
       name: 'unknown paths',
@@ -47,7 +51,7 @@ export function systemRoutes(): RouteSpec[] {
       path: fc
         .tuple(segment('oauth', 'auth', 'api', 'ui', '.well-known', 'oid4vp'), segment('x'))
         .map(([first, second]) => `/${first}/${second}`),
-      numRuns: runs(1200),
+      numRuns: runs(2000),
     },
   ];
 }
@@ -65,7 +69,7 @@ export function authRoutes(world: HostileFixtures): RouteSpec[] {
         fields: { email, password, realmId: field('00000000-0000-0000-0000-000000000000') },
         valid: fc.emailAddress().map((address) => ({ email: address, password: PASSWORD })),
       },
-      numRuns: runs(1200),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /auth/login',
@@ -76,14 +80,14 @@ export function authRoutes(world: HostileFixtures): RouteSpec[] {
         fields: { email, password },
         valid: fc.constant({ email: world.user.email, password: PASSWORD }),
       },
-      numRuns: runs(1200),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /auth/logout',
       methods: ['POST'],
       path: path('/auth/logout'),
       headers: bearer(...world.logoutTokens, world.accessToken, world.refreshToken),
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'GET /auth/verify',
@@ -91,21 +95,21 @@ export function authRoutes(world: HostileFixtures): RouteSpec[] {
       path: path('/auth/verify'),
       query: { token: field(hex64(), hex64().toUpperCase()) },
       validQuery: fc.constant<Pairs>([['token', hex64()]]),
-      numRuns: runs(1200),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /auth/resend-verification',
       methods: ['POST'],
       path: path('/auth/resend-verification'),
       body: { type: 'json', fields: { email }, valid: fc.constant({ email: world.user.email }) },
-      numRuns: runs(1200),
+      numRuns: runs(2000),
     },
     {
       name: '/auth/link/wallet (flag off)',
       methods: ['POST', 'GET'],
       path: fc.constantFrom('/auth/link/wallet', '/auth/link/wallet/abc'),
       headers: session(world, true),
-      numRuns: runs(300),
+      numRuns: runs(2000),
     },
   ];
 }
@@ -122,7 +126,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       query: authorization,
       validQuery: validAuthorization(world),
       headers: withSession,
-      numRuns: runs(1800),
+      numRuns: runs(3000),
     },
     {
       name: 'POST /oauth/authorize',
@@ -130,7 +134,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       path: path('/oauth/authorize'),
       body: { type: 'form', fields: authorization, valid: validAuthorization(world) },
       headers: withSession,
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /oauth/token',
@@ -138,7 +142,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       path: path('/oauth/token'),
       body: { type: 'form', fields: tokenFields(world), valid: validTokenRequest(world) },
       headers: clientAuthentication(world),
-      numRuns: runs(1800),
+      numRuns: runs(3000),
     },
     {
       name: 'POST /oauth/introspect',
@@ -146,7 +150,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       path: path('/oauth/introspect'),
       body: { type: 'form', fields: management, valid: validTokenManagement(world) },
       headers: clientAuthentication(world),
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /oauth/revoke',
@@ -154,7 +158,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       path: path('/oauth/revoke'),
       body: { type: 'form', fields: management, valid: validTokenManagement(world) },
       headers: clientAuthentication(world),
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'GET and POST /oauth/userinfo',
@@ -166,7 +170,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
         valid: fc.constant<Pairs>([['access_token', world.accessToken]]),
       },
       headers: bearer(world.accessToken, world.idToken, world.developerToken),
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /oauth/register',
@@ -199,7 +203,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
           scope: 'openid email',
         }),
       },
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
   ];
 }
@@ -238,14 +242,14 @@ export function developerRoutes(world: HostileFixtures): RouteSpec[] {
       path: fc.constantFrom('/api/clients', '/api/clients/', '/api/clients//'),
       body: { type: 'json', fields: settings, valid: validSettings },
       headers: credentials,
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'GET /api/clients/{id}',
       methods: ['GET'],
       path: anyId.map((id) => `/api/clients/${id}`),
       headers: credentials,
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'PATCH and DELETE /api/clients/{id}',
@@ -253,14 +257,14 @@ export function developerRoutes(world: HostileFixtures): RouteSpec[] {
       path: victimId.map((id) => `/api/clients/${id}`),
       body: { type: 'json', fields: settings, valid: validSettings },
       headers: credentials,
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /api/clients/{id}/regenerate-secret',
       methods: ['POST'],
       path: victimId.map((id) => `/api/clients/${id}/regenerate-secret`),
       headers: credentials,
-      numRuns: runs(600),
+      numRuns: runs(2000),
     },
     {
       name: 'GET and POST /api/clients/{id}/api-keys',
@@ -274,7 +278,7 @@ export function developerRoutes(world: HostileFixtures): RouteSpec[] {
         valid: fc.constant({ name: 'CI' }),
       },
       headers: credentials,
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'DELETE /api/clients/{id}/api-keys/{keyId}',
@@ -286,21 +290,21 @@ export function developerRoutes(world: HostileFixtures): RouteSpec[] {
         )
         .map(([id, keyId]) => `/api/clients/${id}/api-keys/${keyId}`),
       headers: credentials,
-      numRuns: runs(600),
+      numRuns: runs(2000),
     },
     {
       name: 'GET /consents/',
       methods: ['GET'],
       path: fc.constantFrom('/consents/', '/consents', '/consents//'),
       headers: session(world, false),
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'DELETE /consents/{id}',
       methods: ['DELETE'],
       path: segment(world.consentId, '00000000-0000-4000-8000-000000000000').map((id) => `/consents/${id}`),
       headers: session(world, true),
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
   ];
 }
@@ -316,7 +320,7 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       query: { handle },
       validQuery: fc.constant<Pairs>([['handle', base64url43()]]),
       headers: withSession,
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'POST /ui/login',
@@ -338,7 +342,7 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
         ]),
       },
       headers: withSession,
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'GET and POST /ui/consent',
@@ -355,14 +359,14 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
         ]),
       },
       headers: withSession,
-      numRuns: runs(1000),
+      numRuns: runs(2000),
     },
     {
       name: 'GET /ui/resume/{handle}',
       methods: ['GET'],
       path: segment(base64url43()).map((value) => `/ui/resume/${value}`),
       headers: withSession,
-      numRuns: runs(700),
+      numRuns: runs(2000),
     },
     {
       name: 'GET /ui/assets/* and other /ui/ paths',
@@ -372,7 +376,7 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       ),
       query: { v: field('1') },
       headers: withSession,
-      numRuns: runs(900),
+      numRuns: runs(2000),
     },
   ];
 }
