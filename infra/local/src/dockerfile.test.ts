@@ -18,6 +18,21 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/pnpm install --frozen-lockfile --offline && pnpm build/);
   });
 
+  it('builds in one stage and runs from a fresh base that only receives the built workspace', async () => {
+    const dockerfile = await readFile(join(root, 'Dockerfile'), 'utf8');
+    const stages = dockerfile.split(/^(?=FROM )/m).slice(1);
+    expect(stages.map((stage) => /^FROM (\S+)(?: AS (\S+))?/.exec(stage)!.slice(1))).toEqual([
+      ['${NODE_IMAGE}', 'base'],
+      ['base', 'build'],
+      ['${NODE_IMAGE}', 'runtime'],
+    ]);
+    const runtime = stages[2]!;
+    expect(runtime.match(/^COPY .*$/gm)).toEqual(['COPY --from=build /app /app']);
+    // No compilers or package installs in the image that runs: they stay in the build stage.
+    expect(runtime).not.toMatch(/apt-get|npm install|pnpm install/);
+    expect(stages[1]).toMatch(/apt-get install .*python3 make g\+\+/);
+  });
+
   it('runs the final stage as a non-root user', async () => {
     const dockerfile = await readFile(join(root, 'Dockerfile'), 'utf8');
     const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
