@@ -20,14 +20,15 @@ export interface ClientsDeps {
 
 /** Builds the clients service: OAuth clients, secrets, API keys, dynamic registration, CIMD, client authentication. */
 export async function buildClientsApp({ env, logger }: ClientsDeps): Promise<ServiceApp> {
-  const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
+  const database = createPrismaAdapter(env.databaseUrl, logger);
+  const prisma = new PrismaClient({ adapter: database });
   const redis = createRedisClient(env.redisUrl, {
     name: 'clients',
     failFast: true,
     ...(env.redisKeyPrefix ? { keyPrefix: env.redisKeyPrefix } : {}),
   });
   const app = await createServiceApp('clients', logger, {
-    database: databaseDependency(prisma),
+    database: databaseDependency(prisma, database),
     cache: redisDependency(redis),
   });
   const registry = createRegistry(env, { prisma, redis, log: logger });

@@ -25,14 +25,15 @@ export interface IdentityDeps {
 
 /** Builds the identity service: accounts, credentials, realms, sessions, email verification, developers, audit log. */
 export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<ServiceApp> {
-  const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
+  const database = createPrismaAdapter(env.databaseUrl, logger);
+  const prisma = new PrismaClient({ adapter: database });
   const redis = createRedisClient(env.redisUrl, {
     name: 'identity',
     failFast: true,
     ...(env.redisKeyPrefix ? { keyPrefix: env.redisKeyPrefix } : {}),
   });
   const app = await createServiceApp('identity', logger, {
-    database: databaseDependency(prisma),
+    database: databaseDependency(prisma, database),
     cache: redisDependency(redis),
   });
   const queue = createMailQueue(env.redisUrl, env.redisKeyPrefix);

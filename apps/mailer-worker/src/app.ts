@@ -4,6 +4,7 @@ import { createServiceApp, redisDependency, type ServiceApp } from '@authz/share
 import { Redis } from 'ioredis';
 import type { MailerWorkerEnv } from './config/env.js';
 import { createMailMetrics } from './mail/mail-metrics.js';
+import { openMailQueueDepth } from './mail/mail-queue-depth.js';
 import { startMailWorker } from './mail/mail-worker.js';
 import { createSmtpTransport } from './mail/smtp-transport.js';
 
@@ -16,6 +17,7 @@ export interface MailerWorkerDeps {
 export async function buildMailerWorkerApp({ env, logger }: MailerWorkerDeps): Promise<ServiceApp> {
   const redis = createRedisClient(env.redisUrl, { name: 'mailer-worker', failFast: true });
   const app = await createServiceApp('mailer-worker', logger, { cache: redisDependency(redis) });
+  const queueDepth = openMailQueueDepth(app.metrics, redis, env.redisKeyPrefix);
   const connection = createWorkerConnection(env.redisUrl);
   const transport = createSmtpTransport(env.smtpUrl);
   const worker = startMailWorker({
@@ -36,6 +38,7 @@ export async function buildMailerWorkerApp({ env, logger }: MailerWorkerDeps): P
       // Lets in-flight sends finish (they are bounded by the SMTP timeouts); a job cut off
       // by a harder stop is re-delivered once its lock expires.
       await worker.close();
+      await queueDepth.close();
       await connection.quit().catch(() => connection.disconnect());
       transport.close();
       await app.close();

@@ -21,6 +21,7 @@ import { openEnterpriseAssertions } from './enterprise/enterprise-assertions.js'
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
+import { createClientCacheLookups } from './metrics/client-cache-metrics.js';
 import { enabledGrants } from './protocol/grants/index.js';
 import {
   HANDLE_TTL_SECONDS,
@@ -55,14 +56,15 @@ export interface OAuthApp extends ServiceApp {
 
 /** Builds the oauth service: authorize, token, introspection, revocation, UserInfo, discovery, JWKS, signing keys. */
 export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthApp> {
-  const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
+  const database = createPrismaAdapter(env.databaseUrl, logger);
+  const prisma = new PrismaClient({ adapter: database });
   const redis = createRedisClient(env.redisUrl, {
     name: 'oauth',
     failFast: true,
     keyPrefix: env.redisKeyPrefix,
   });
   const app = await createServiceApp('oauth', logger, {
-    database: databaseDependency(prisma),
+    database: databaseDependency(prisma, database),
     cache: redisDependency(redis),
   });
   const identityChannel = new GrpcChannel(env.services.identity);
@@ -90,6 +92,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     redis,
     redisKeyPrefix: env.redisKeyPrefix,
     usageFlushIntervalMs: env.clientUsageFlushIntervalMs,
+    cacheLookups: createClientCacheLookups(app.metrics),
     log: logger,
   });
   const registry: Registry = {

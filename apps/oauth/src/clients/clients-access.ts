@@ -2,6 +2,7 @@ import { ClientsService } from '@authz/proto/clients/v1/clients';
 import type { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
+import type { ClientCacheLookups } from '../metrics/client-cache-metrics.js';
 import type { ClientsPort } from '../protocol/clients-port.js';
 import { clientsOverGrpc } from '../rpc/clients-client.js';
 import { AuthenticationCache } from './authentication-cache.js';
@@ -19,6 +20,8 @@ export interface ClientsAccessOptions {
   redis: Redis;
   redisKeyPrefix: string;
   usageFlushIntervalMs: number;
+  /** Counts how each authentication was answered (the service's metrics). */
+  cacheLookups: ClientCacheLookups;
   log: Logger;
 }
 
@@ -49,7 +52,7 @@ export function openClientsAccess(options: ClientsAccessOptions): ClientsAccess 
     log: options.log,
   }).start();
   return {
-    clients: withAuthenticationCache(remote, cache),
+    clients: withAuthenticationCache(remote, cache, options.cacheLookups),
     usage,
     invalidations: subscription,
     async close() {

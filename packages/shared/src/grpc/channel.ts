@@ -1,10 +1,13 @@
 import { create, type DescService } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import { context, propagation } from '@opentelemetry/api';
+import { SpanStatusCode, context, propagation, trace, type Attributes } from '@opentelemetry/api';
 import * as grpc from '@grpc/grpc-js';
 import { currentRequestContext, newRequestId } from '../context/index.js';
+import { normalizeError, toGrpcStatus } from '../errors/index.js';
+import { startClientSpan } from '../telemetry/spans/index.js';
 import { REQUEST_ID_METADATA_KEY, metadataSetter } from './metadata-carrier.js';
 import { methodDefinition } from './method-definitions.js';
+import { rpcAttributes, rpcOperation } from './rpc-names.js';
 import type { CallOptions, ServiceClient } from './service-types.js';
 import { unaryCall } from './unary-call.js';
 
@@ -48,9 +51,13 @@ export class GrpcChannel {
     const descriptor = service as unknown as DescService;
     const methods: Record<string, (request: unknown, options?: CallOptions) => Promise<unknown>> = {};
     for (const method of descriptor.methods) {
-      const definition = methodDefinition(descriptor, method);
+      const call: RpcCall = {
+        definition: methodDefinition(descriptor, method),
+        operation: rpcOperation(descriptor, method),
+        attributes: rpcAttributes(descriptor, method),
+      };
       methods[method.localName] = (request, options = {}) =>
-        this.call(definition, create(method.input, request as never), options);
+        this.call(call, create(method.input, request as never), options);
     }
     return methods as ServiceClient<S>;
   }
@@ -59,15 +66,42 @@ export class GrpcChannel {
     this.channel.close();
   }
 
-  private call(
-    definition: grpc.MethodDefinition<unknown, unknown>,
-    request: unknown,
-    options: CallOptions,
-  ): Promise<unknown> {
+  private call(call: RpcCall, request: unknown, options: CallOptions): Promise<unknown> {
     const metadata = new grpc.Metadata();
-    metadata.set(REQUEST_ID_METADATA_KEY, currentRequestContext()?.requestId ?? newRequestId());
-    propagation.inject(context.active(), metadata, metadataSetter);
+    const requestId = currentRequestContext()?.requestId ?? newRequestId();
+    metadata.set(REQUEST_ID_METADATA_KEY, requestId);
+    const span = startClientSpan(call.operation, call.attributes);
+    span?.setAttribute('request.id', requestId);
+    propagation.inject(
+      span ? trace.setSpan(context.active(), span) : context.active(),
+      metadata,
+      metadataSetter,
+    );
     const deadline = Date.now() + (options.timeoutMs ?? this.defaultTimeoutMs);
-    return unaryCall(this.channel, definition, request, metadata, deadline, options.signal);
+    const answer = unaryCall(this.channel, call.definition, request, metadata, deadline, options.signal);
+    if (!span) return answer;
+    return answer.then(
+      (response) => {
+        span.setAttribute('rpc.grpc.status_code', grpc.status.OK);
+        span.end();
+        return response;
+      },
+      (error: unknown) => {
+        const failure = normalizeError(error);
+        const code = toGrpcStatus(failure).code ?? grpc.status.UNKNOWN;
+        span.setAttributes({ 'rpc.grpc.status_code': code, 'error.type': failure.code });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.code });
+        span.end();
+        throw error;
+      },
+    );
   }
+}
+
+/** What a typed client method needs to call, and to name its span. */
+interface RpcCall {
+  definition: grpc.MethodDefinition<unknown, unknown>;
+  /** `TokenService/Token`; the span is `<calling service>.TokenService/Token`. */
+  operation: string;
+  attributes: Attributes;
 }

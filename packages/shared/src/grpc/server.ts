@@ -1,13 +1,17 @@
 import { create, type DescMethod, type DescService } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { runWithRequestContext, sanitizeRequestId } from '../context/index.js';
 import { normalizeError, toGrpcStatus, type AppError } from '../errors/index.js';
+import { serviceContext } from '../telemetry/spans/index.js';
 import { UnaryCallContext } from './call-context.js';
 import { REQUEST_ID_METADATA_KEY, metadataGetter } from './metadata-carrier.js';
 import { methodDefinition } from './method-definitions.js';
+import { rpcAttributes, rpcOperation } from './rpc-names.js';
+import { RpcServerMetrics } from './server-metrics.js';
 import type { CallContext, ServiceImplementation } from './service-types.js';
 
 type UnaryHandler = (request: unknown, call: CallContext) => Promise<unknown>;
@@ -16,6 +20,8 @@ export interface GrpcServerOptions {
   /** Service name used in span names (`<service>.<operation>`, CONVENTIONS.md #10). */
   serviceName: string;
   logger: Logger;
+  /** Where `grpc_server_handling_seconds` is recorded (the service's registry); none without. */
+  metrics?: Registry;
 }
 
 /**
@@ -28,8 +34,11 @@ const SERVER_OPTIONS: grpc.ServerOptions = { 'grpc.enable_channelz': 0 };
 export class GrpcServer {
   private readonly server = new grpc.Server(SERVER_OPTIONS);
   private readonly tracer = trace.getTracer('@authz/shared/grpc');
+  private readonly metrics: RpcServerMetrics | undefined;
 
-  constructor(private readonly options: GrpcServerOptions) {}
+  constructor(private readonly options: GrpcServerOptions) {
+    this.metrics = options.metrics && new RpcServerMetrics(options.metrics);
+  }
 
   addService<S extends GenService<GenServiceMethods>>(
     service: S,
@@ -43,7 +52,7 @@ export class GrpcServer {
       const handler = handlers[method.localName];
       if (!handler) throw new Error(`${descriptor.typeName}.${method.name} has no implementation`);
       definition[method.name] = methodDefinition(descriptor, method);
-      grpcHandlers[method.name] = this.wrap(method, handler.bind(implementation));
+      grpcHandlers[method.name] = this.wrap(descriptor, method, handler.bind(implementation));
     }
     this.server.addService(definition, grpcHandlers);
     return this;
@@ -72,27 +81,45 @@ export class GrpcServer {
     });
   }
 
-  private wrap(method: DescMethod, handler: UnaryHandler): grpc.handleUnaryCall<unknown, unknown> {
-    const operation = `${this.options.serviceName}.${method.localName}`;
+  private wrap(
+    service: DescService,
+    method: DescMethod,
+    handler: UnaryHandler,
+  ): grpc.handleUnaryCall<unknown, unknown> {
+    const { serviceName } = this.options;
+    const operation = `${serviceName}.${rpcOperation(service, method)}`;
+    const attributes = rpcAttributes(service, method);
+    const timer = this.metrics?.method(service.typeName, method.name);
     return (call, callback) => {
+      const started = performance.now();
       const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_METADATA_KEY)[0]?.toString());
-      const context = new UnaryCallContext(this.options.logger, operation, requestId);
-      call.on('cancelled', () => context.cancel());
+      const callContext = new UnaryCallContext(this.options.logger, operation, requestId);
+      call.on('cancelled', () => callContext.cancel());
+      // A call is a trace of its own unless the caller sent W3C trace context (from inside ours).
       const parent = propagation.extract(ROOT_CONTEXT, call.metadata, metadataGetter);
-      this.tracer.startActiveSpan(operation, { kind: SpanKind.SERVER }, parent, (span) =>
+      const span = this.tracer.startSpan(operation, { kind: SpanKind.SERVER, attributes }, parent);
+      span.setAttribute('request.id', requestId);
+      const answer = (code: grpc.status) => {
+        span.setAttribute('rpc.grpc.status_code', code);
+        span.end();
+        timer?.(code, (performance.now() - started) / 1000);
+      };
+      context.with(serviceContext(parent, serviceName, span), () =>
         runWithRequestContext({ requestId }, async () => {
           try {
-            const result = await handler(call.request, context);
-            context.finish();
+            const result = await handler(call.request, callContext);
+            callContext.finish();
             callback(null, create(method.output, result as never));
+            answer(grpc.status.OK);
           } catch (thrown) {
-            context.finish();
+            callContext.finish();
             const error = normalizeError(thrown);
-            logFailure(context.log, error, thrown);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
-            callback(toGrpcStatus(error) as grpc.ServerErrorResponse);
-          } finally {
-            span.end();
+            logFailure(callContext.log, error, thrown);
+            const status = toGrpcStatus(error);
+            // Refusals (invalid_client, not found, ...) are answers, not faults of this server.
+            if (error.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
+            callback(status as grpc.ServerErrorResponse);
+            answer(status.code ?? grpc.status.UNKNOWN);
           }
         }),
       );

@@ -3,6 +3,8 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { ServiceImplementation } from '../grpc/service-types.js';
 import type { MetricsService } from '@authz/proto/metrics/v1/metrics';
 
+export { sampleValue } from './exposition.js';
+
 /** A registry per service, labelled with its name, with Node's default process metrics. */
 export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { traceCommands } from './traced-commands.js';
 
 export interface RedisClientOptions {
   /** Key prefix: one per test file, or a namespace per feature. */
@@ -26,7 +27,7 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
   const client = new Redis(url, redisOptions);
   // Errors surface on commands; an unhandled 'error' event would crash the process.
   client.on('error', () => undefined);
-  return client;
+  return traceCommands(client);
 }
 
 /** Resolves once the client is ready (connected and past its ready check). */

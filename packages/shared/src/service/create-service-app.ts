@@ -2,6 +2,10 @@ import { HealthService } from '@authz/proto/health/v1/health';
 import { MetricsService } from '@authz/proto/metrics/v1/metrics';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+// Not the database index: services without a database never load the Postgres driver.
+import { registerPoolMetrics } from '../database/pool-metrics.js';
+import type { PostgresAdapter } from '../database/postgres-adapter.js';
 import { GrpcServer } from '../grpc/server.js';
 import { healthServiceImplementation, warmUp, type DependencyCheck } from '../health/index.js';
 import { createMetricsRegistry, metricsServiceImplementation } from '../metrics/index.js';
@@ -14,6 +18,8 @@ export interface Dependency {
   /** Resolves once the first connection is up (defaults to `check`). */
   ready?: DependencyCheck;
   close(): Promise<unknown>;
+  /** Adds what the service's metrics should show of it (read at each scrape). */
+  registerMetrics?(registry: Registry): void;
 }
 
 /** The part of a generated PrismaClient a dependency needs. */
@@ -22,8 +28,16 @@ interface SqlClient {
   $disconnect(): Promise<void>;
 }
 
-export function databaseDependency(prisma: SqlClient): Dependency {
-  return { check: () => prisma.$queryRawUnsafe('SELECT 1'), close: () => prisma.$disconnect() };
+/** The service's database; with the adapter its PrismaClient runs on, its pool shows in the metrics. */
+export function databaseDependency(prisma: SqlClient, adapter?: PostgresAdapter): Dependency {
+  const dependency: Dependency = {
+    check: () => prisma.$queryRawUnsafe('SELECT 1'),
+    close: () => prisma.$disconnect(),
+  };
+  if (adapter) {
+    dependency.registerMetrics = (registry) => registerPoolMetrics(registry, () => adapter.poolStatistics());
+  }
+  return dependency;
 }
 
 export function redisDependency(redis: Redis): Dependency {
@@ -51,7 +65,8 @@ export async function createServiceApp(
   );
   const checks = Object.fromEntries(Object.entries(dependencies).map(([name, { check }]) => [name, check]));
   const metrics = createMetricsRegistry(serviceName);
-  const server = new GrpcServer({ serviceName, logger })
+  for (const dependency of Object.values(dependencies)) dependency.registerMetrics?.(metrics);
+  const server = new GrpcServer({ serviceName, logger, metrics })
     .addService(HealthService, healthServiceImplementation(checks))
     .addService(MetricsService, metricsServiceImplementation(metrics));
   return {
