@@ -27,6 +27,7 @@ import { introspectRoute } from './oauth/introspect-route.js';
 import { revokeRoute } from './oauth/revoke-route.js';
 import { tokenRoute } from './oauth/token-route.js';
 import { userInfoRoute } from './oauth/userinfo-route.js';
+import { walletRoutes } from './wallet/routes.js';
 
 export interface GatewayDeps {
   env: GatewayEnv;
@@ -107,6 +108,10 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(registrationRoute, { upstreams, registerClientBudget: env.rateLimit.registerClient });
   await app.register(formsOnly(hostedPageRoutes), { upstreams, metrics, loginBudget: env.rateLimit.login });
   await app.register(consentRoutes, { upstreams });
+  await app.register(walletRoutes, {
+    address: env.services['wallet-bridge'],
+    enabled: env.walletFederationEnabled,
+  });
 
   return { app, metrics, close: () => app.close() };
 }

@@ -1,4 +1,7 @@
+import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { PresentationTransportService, WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import { createPrismaAdapter } from '@authz/shared/database';
+import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
 import {
@@ -8,7 +11,12 @@ import {
   type ServiceApp,
 } from '@authz/shared/service';
 import type { WalletBridgeEnv } from './config/env.js';
+import { flowServiceImplementation } from './rpc/flow-service.js';
+import { transportServiceImplementation } from './rpc/transport-service.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { startExpiredRequestSweeper } from './requests/sweep-expired-requests.js';
+import type { WalletBridgeRegistry } from './registry.js';
+import { loadWalletConfig } from './verifier/wallet-config.js';
 
 export interface WalletBridgeDeps {
   env: WalletBridgeEnv;
@@ -17,12 +25,35 @@ export interface WalletBridgeDeps {
 
 /** Builds the wallet-bridge service: OID4VP presentation requests, request objects, wallet sign-in and linking state. */
 export async function buildWalletBridgeApp({ env, logger }: WalletBridgeDeps): Promise<ServiceApp> {
-  const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, logger) });
+  const database = createPrismaAdapter(env.databaseUrl, logger);
+  const prisma = new PrismaClient({ adapter: database });
   const redis = createRedisClient(env.redisUrl, { name: 'wallet-bridge', failFast: true });
-  return createServiceApp('wallet-bridge', logger, {
-    database: databaseDependency(prisma),
+  const app = await createServiceApp('wallet-bridge', logger, {
+    database: databaseDependency(prisma, database),
     cache: redisDependency(redis),
   });
+  // DECISIONS.md #6: identity is the only service wallet-bridge calls.
+  const identityChannel = new GrpcChannel(env.services.identity);
+  const registry: WalletBridgeRegistry = {
+    prisma,
+    identity: identityChannel.service(IdentityService),
+    secretHashKey: env.secretHashKey,
+    log: logger,
+    wallet: loadWalletConfig(env, logger),
+  };
+  app.server
+    .addService(PresentationTransportService, transportServiceImplementation(registry))
+    .addService(WalletFlowService, flowServiceImplementation(registry));
+  const sweeper = startExpiredRequestSweeper(prisma, logger);
+  return {
+    server: app.server,
+    metrics: app.metrics,
+    close: async () => {
+      sweeper.stop();
+      identityChannel.close();
+      await app.close();
+    },
+  };
 }
 
 export { loadWalletBridgeEnv, type WalletBridgeEnv } from './config/env.js';

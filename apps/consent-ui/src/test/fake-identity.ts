@@ -68,6 +68,8 @@ export class FakeIdentity {
       getUser: notHere,
       endSession: notHere,
       ensureDeveloper: notHere,
+      signInWithWallet: notHere,
+      linkWalletCredential: notHere,
       checkCredentials: async ({ email, password, browserSession, origin }) => {
         this.signIns.push({ email, browserSession, origin });
         if (this.rateLimited.has(email)) throw new RateLimitedError();

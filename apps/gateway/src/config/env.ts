@@ -49,6 +49,8 @@ const settingsSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: envPositiveInt(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: envPositiveInt(72_000),
   HTTP_CONNECTION_TIMEOUT_MS: envPositiveInt(120_000),
+  /** Wallet routes exist only when on (spec 1 item 7, DECISIONS.md #25); wallet-bridge checks it too. */
+  WALLET_FEDERATION_ENABLED: envBoolean(false),
 });
 
 /** Node refuses a headers timeout longer than the request timeout. */
@@ -103,6 +105,7 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
         durationSeconds: settings.REGISTER_CLIENT_RATE_WINDOW,
       },
     },
+    walletFederationEnabled: settings.WALLET_FEDERATION_ENABLED,
     services,
   };
 }

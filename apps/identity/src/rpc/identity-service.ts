@@ -11,6 +11,8 @@ import { endSession } from '../sessions/end-session.js';
 import { getBrowserSession } from '../sessions/get-browser-session.js';
 import { resendVerification } from '../verification/resend-verification.js';
 import { verifyEmail } from '../verification/verify-email.js';
+import { walletCredentialRpcs } from '../wallet/wallet-credential-rpcs.js';
+import { walletVerifiedEmails } from '../wallet/wallet-verified-emails.js';
 
 /** The gRPC face of identity: thin translations to the feature logic (CONVENTIONS.md #2). */
 export function identityServiceImplementation(
@@ -38,7 +40,9 @@ export function identityServiceImplementation(
     },
     async getUser(request) {
       const user = await getUser(registry.prisma, request.userId);
-      return { user: toUserMessage(user), verifiedEmails: verifiedEmails(user) };
+      // Wallet attestations first (spec 4.3 trust order; oauth applies it).
+      const wallet = await walletVerifiedEmails(registry.prisma, user.id);
+      return { user: toUserMessage(user), verifiedEmails: [...wallet, ...verifiedEmails(user)] };
     },
     async endSession(request) {
       await endSession(registry.prisma, request);
@@ -56,6 +60,7 @@ export function identityServiceImplementation(
         csrfToken,
       };
     },
+    ...walletCredentialRpcs(registry),
   };
 }
 

@@ -8,7 +8,21 @@ import type { ClientsPort, PresentedClientCredentials } from '../protocol/client
 import { AuthenticationCache } from './authentication-cache.js';
 import { withAuthenticationCache } from './cached-clients.js';
 
-const backend = { clientId: 'backend', grantTypes: ['client_credentials'] } as AuthenticatedClient;
+const backend: AuthenticatedClient = {
+  id: '00000000-0000-4000-8000-000000000001',
+  clientId: 'backend',
+  name: 'Backend',
+  source: 'pre_registered',
+  method: 'client_secret_basic',
+  grantTypes: ['client_credentials'],
+  scopes: [],
+  audienceList: [],
+  audience: 'backend',
+  isAgent: false,
+  agentScopeModes: [],
+  redirectUris: [],
+  requirePkce: true,
+};
 
 const basic = (clientSecret: string): PresentedClientCredentials => ({
   basic: { clientId: 'backend', clientSecret },

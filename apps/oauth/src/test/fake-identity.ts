@@ -68,6 +68,8 @@ export class FakeIdentity {
       verifyEmail: notHere,
       resendVerification: notHere,
       ensureDeveloper: notHere,
+      signInWithWallet: notHere,
+      linkWalletCredential: notHere,
       checkCredentials: async ({ email, password }) => {
         const user = [...this.users.values()].find((candidate) => candidate.email === email);
         if (!user || user.password !== password) throw new InvalidCredentialsError();

@@ -1,0 +1,41 @@
+import {
+  LinkWalletCredentialOutcome,
+  type LinkWalletCredentialRequest,
+} from '@authz/proto/identity/v1/identity';
+import { NotFoundError } from '@authz/shared/errors';
+import { isUuid } from '../accounts/get-user.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { checkWalletCredential, walletSubjectHash } from './wallet-subject.js';
+
+export interface LinkWalletCredentialDeps {
+  prisma: PrismaClient;
+  secretHashKey: Buffer;
+}
+
+/**
+ * Spec 3 wallet-link: LINKED when the credential is (now, or already) this user's, CONFLICT
+ * when another account holds it. The unique subject hash decides the owner, so two concurrent
+ * links of one credential never both win; a conflict writes nothing, and the whole step is one
+ * transaction, so nothing is ever partially linked.
+ */
+export async function linkWalletCredential(
+  deps: LinkWalletCredentialDeps,
+  request: LinkWalletCredentialRequest,
+): Promise<LinkWalletCredentialOutcome> {
+  const credential = checkWalletCredential(request.credential);
+  const subjectHash = walletSubjectHash(deps.secretHashKey, credential.issuer, credential.subject);
+  return deps.prisma.$transaction(async (tx) => {
+    const user = isUuid(request.userId) ? await tx.user.findUnique({ where: { id: request.userId } }) : null;
+    if (!user) throw new NotFoundError();
+    await tx.walletCredential.createMany({
+      data: [{ userId: user.id, issuer: credential.issuer, subjectHash, email: credential.email }],
+      skipDuplicates: true,
+    });
+    const owner = await tx.walletCredential.findUniqueOrThrow({ where: { subjectHash } });
+    if (owner.userId !== user.id) return LinkWalletCredentialOutcome.CONFLICT;
+    if (credential.email) {
+      await tx.walletCredential.update({ where: { id: owner.id }, data: { email: credential.email } });
+    }
+    return LinkWalletCredentialOutcome.LINKED;
+  });
+}

@@ -1,0 +1,62 @@
+import type { PresentationRequest } from '../generated/prisma/client.js';
+import type { WalletBridgeRegistry } from '../registry.js';
+import { STATUS } from '../requests/presentation-request.js';
+import { verifyPresentation } from '../verification/verify-presentation.js';
+import { PresentationRejected, type VerifiedCredential } from '../verification/verified-credential.js';
+import type { WalletConfig } from '../verifier/wallet-config.js';
+
+type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'log'>;
+
+export type Settlement =
+  | { kind: 'busy' }
+  | { kind: 'rejected' }
+  | {
+      kind: 'verified';
+      credential: VerifiedCredential;
+      finish(status: string): Promise<void>;
+      release(): Promise<void>;
+    };
+
+/**
+ * Claims an answered flow for this reader alone (answered -> settling, atomically: two polls
+ * never both act on one presentation), verifies the presentation, and erases the vp_token
+ * whatever the result. A rejected presentation is settled as `rejected` at once; a verified
+ * one is handed back with `finish` for the caller's final status. Should the caller fail in
+ * between (identity unreachable), `release` puts the flow back so a later poll retries.
+ */
+export async function settleAnsweredFlow(
+  deps: Deps,
+  config: WalletConfig,
+  request: PresentationRequest,
+): Promise<Settlement> {
+  const claimed = await deps.prisma.presentationRequest.updateMany({
+    where: { handle: request.handle, status: STATUS.answered },
+    data: { status: STATUS.settling },
+  });
+  if (claimed.count !== 1) return { kind: 'busy' };
+  const finish = async (status: string) => {
+    await deps.prisma.presentationRequest.update({
+      where: { handle: request.handle },
+      data: { status, vpToken: null, settledAt: new Date() },
+    });
+  };
+  const release = async () => {
+    await deps.prisma.presentationRequest.update({
+      where: { handle: request.handle },
+      data: { status: STATUS.answered },
+    });
+  };
+  try {
+    const credential = await verifyPresentation(config, request.vpToken ?? '', request);
+    return { kind: 'verified', credential, finish, release };
+  } catch (error) {
+    if (!(error instanceof PresentationRejected)) {
+      await release();
+      throw error;
+    }
+    // The reason goes to the log only (issue item 5): the browser sees the uniform refusal.
+    deps.log.info({ purpose: request.purpose, reason: error.message }, 'wallet presentation rejected');
+    await finish(STATUS.rejected);
+    return { kind: 'rejected' };
+  }
+}

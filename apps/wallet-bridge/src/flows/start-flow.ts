@@ -1,0 +1,55 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { FlowStartedSchema, StartLinkRequest } from '@authz/proto/walletbridge/v1/walletbridge';
+import { constantTimeEqual, randomHexToken } from '@authz/shared/crypto';
+import { InvalidCsrfTokenError } from '@authz/shared/errors';
+import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { binderHash, randomIdentifier, type Purpose } from '../requests/presentation-request.js';
+import { invocationUri } from '../requests/request-object.js';
+
+type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity'>;
+type FlowStarted = MessageInitShape<typeof FlowStartedSchema>;
+
+/** Spec 4.5 /ui/wallet-login: a sign-in flow, bound to the browser that started it. */
+export async function startSignIn(deps: Deps): Promise<FlowStarted> {
+  requireWallet(deps);
+  return createFlow(deps, 'sign_in', null);
+}
+
+/**
+ * Spec 4.2 POST /auth/link/wallet: 404 while off (checked first, DECISIONS.md #25), then 401
+ * without a live session (identity's UnauthorizedError), then 400 invalid_csrf_token
+ * (DECISIONS.md #17, #19); the flow remembers the user who started it.
+ */
+export async function startLink(deps: Deps, request: StartLinkRequest): Promise<FlowStarted> {
+  requireWallet(deps);
+  const session = await deps.identity.getBrowserSession({ sessionToken: request.sessionToken });
+  if (!request.csrfToken || !constantTimeEqual(request.csrfToken, session.csrfToken)) {
+    throw new InvalidCsrfTokenError({ detail: 'CSRF token missing or not the session token' });
+  }
+  return createFlow(deps, 'link', session.user!.id);
+}
+
+/** Issue item 2: single-use, short-lived, with handle, state, nonce, purpose and binder. */
+async function createFlow(deps: Deps, purpose: Purpose, userId: string | null): Promise<FlowStarted> {
+  const config = requireWallet(deps);
+  const binder = randomHexToken();
+  const now = Date.now();
+  const request = await deps.prisma.presentationRequest.create({
+    data: {
+      handle: randomIdentifier(),
+      purpose,
+      state: randomIdentifier(),
+      nonce: randomIdentifier(),
+      binderHash: binderHash(deps.secretHashKey, binder),
+      userId,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + config.requestTtlSeconds * 1000),
+    },
+  });
+  return {
+    handle: request.handle,
+    invocationUri: invocationUri(config, request.handle),
+    expiresAt: BigInt(request.expiresAt.getTime()),
+    binder,
+  };
+}

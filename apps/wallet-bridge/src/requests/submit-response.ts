@@ -1,0 +1,72 @@
+import type { SubmitResponseRequest } from '@authz/proto/walletbridge/v1/walletbridge';
+import { InvalidRequestError } from '@authz/shared/errors';
+import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { CREDENTIAL_QUERY_ID } from './dcql-query.js';
+import { isIdentifierShaped, STATUS } from './presentation-request.js';
+
+type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
+
+/** RFC 6749 section 4.1.2.1 error codes are printable ASCII. */
+const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+
+/**
+ * Spec 4.9 POST /oid4vp/response (OID4VP 1.0 section 8.2, direct_post): structural parsing and
+ * correlation only. The request is consumed here, atomically, so a replayed response finds
+ * nothing; nothing is verified and nobody is signed in until the outcome is read.
+ */
+export async function submitResponse(deps: Deps, response: SubmitResponseRequest): Promise<void> {
+  requireWallet(deps);
+  const state = response.state ?? '';
+  if (!isIdentifierShaped(state)) throw new InvalidRequestError({ message: 'state is missing or malformed' });
+  const answer = parseAnswer(response);
+  const now = new Date();
+  const { count } = await deps.prisma.presentationRequest.updateMany({
+    where: { state, status: STATUS.pending, expiresAt: { gt: now } },
+    data: { status: answer.status, vpToken: answer.vpToken, answeredAt: now },
+  });
+  if (count !== 1) throw new InvalidRequestError({ message: 'unknown, used or expired state' });
+}
+
+interface Answer {
+  status: typeof STATUS.answered | typeof STATUS.declined;
+  vpToken: string | null;
+}
+
+// OID4VP 1.0 section 8.1: either a vp_token or an error response (section 8.5), never both.
+function parseAnswer(response: SubmitResponseRequest): Answer {
+  if (response.error !== undefined && response.vpToken === undefined) {
+    if (!ERROR_CODE.test(response.error)) throw new InvalidRequestError({ message: 'error is malformed' });
+    return { status: STATUS.declined, vpToken: null };
+  }
+  if (response.vpToken === undefined || response.error !== undefined) {
+    throw new InvalidRequestError({ message: 'exactly one of vp_token and error is required' });
+  }
+  return { status: STATUS.answered, vpToken: parseVpToken(response.vpToken) };
+}
+
+/**
+ * OID4VP 1.0 section 8.1 with DCQL: a JSON object keyed by the credential query id, holding one
+ * SD-JWT VC presentation (issuer JWT, disclosures, key-binding JWT, joined by `~`).
+ */
+function parseVpToken(raw: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new InvalidRequestError({ message: 'vp_token is not JSON' });
+  }
+  const presentations =
+    isPlainObject(parsed) && Object.keys(parsed).length === 1 ? parsed[CREDENTIAL_QUERY_ID] : undefined;
+  const [presentation] = Array.isArray(presentations) && presentations.length === 1 ? presentations : [];
+  if (
+    typeof presentation !== 'string' ||
+    !/^[\w-]+\.[\w-]+\.[\w-]+~([\w-]*~)*[\w-]+\.[\w-]+\.[\w-]+$/.test(presentation)
+  ) {
+    throw new InvalidRequestError({ message: 'vp_token does not hold one SD-JWT VC presentation' });
+  }
+  return presentation;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

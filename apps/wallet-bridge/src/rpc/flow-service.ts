@@ -1,0 +1,26 @@
+import type { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
+import type { ServiceImplementation } from '@authz/shared/grpc';
+import { getLinkOutcome } from '../flows/link-outcome.js';
+import { getSignInOutcome } from '../flows/sign-in-outcome.js';
+import { startLink, startSignIn } from '../flows/start-flow.js';
+import type { WalletBridgeRegistry } from '../registry.js';
+
+/** The browser-facing flows (spec 4.2, 4.5): thin translations (CONVENTIONS.md #2). */
+export function flowServiceImplementation(
+  registry: WalletBridgeRegistry,
+): ServiceImplementation<typeof WalletFlowService> {
+  return {
+    async startSignIn() {
+      return { flow: await startSignIn(registry) };
+    },
+    async startLink(request) {
+      return { flow: await startLink(registry, request) };
+    },
+    async getSignInOutcome(request) {
+      return getSignInOutcome(registry, request);
+    },
+    async getLinkOutcome(request) {
+      return getLinkOutcome(registry, request);
+    },
+  };
+}

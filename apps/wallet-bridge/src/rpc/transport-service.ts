@@ -1,0 +1,20 @@
+import type { PresentationTransportService } from '@authz/proto/walletbridge/v1/walletbridge';
+import type { ServiceImplementation } from '@authz/shared/grpc';
+import type { WalletBridgeRegistry } from '../registry.js';
+import { getRequestObject } from '../requests/get-request-object.js';
+import { submitResponse } from '../requests/submit-response.js';
+
+/** The wallet-facing transport (spec 4.9): thin translations (CONVENTIONS.md #2). */
+export function transportServiceImplementation(
+  registry: WalletBridgeRegistry,
+): ServiceImplementation<typeof PresentationTransportService> {
+  return {
+    async getRequestObject({ handle }) {
+      return { requestObject: await getRequestObject(registry, handle) };
+    },
+    async submitResponse(request) {
+      await submitResponse(registry, request);
+      return {};
+    },
+  };
+}
