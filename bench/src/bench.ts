@@ -7,6 +7,7 @@ import type { LoadResult } from './load/run-load.js';
 import { measure } from './measure.js';
 import { readProfiles } from './profile/cpu-profile.js';
 import { PROFILED_SERVICES, REFERENCE_SERVER } from './profile/profiled-servers.js';
+import { measureDuringRestart } from './replica-restart.js';
 import { startReferenceProvider } from './reference/reference-provider.js';
 import { print, printProfiles, printTable, printVerdict, type ScenarioOutcome } from './report/report.js';
 import { clientCredentials, suiteScenarios } from './scenarios.js';
@@ -39,7 +40,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     await checkPortsFree(env);
     print(
       `bench: ${env.connections} connections, ${env.warmupSeconds} s warm-up + ${env.durationSeconds} s ` +
-        `per scenario, Node ${process.version}, the load generator on the same machine, ` +
+        `per scenario, ${env.oauthReplicas} oauth replica(s), Node ${process.version}, the load generator on the same machine, ` +
         `load average ${loadavg()[0]!.toFixed(2)} before starting`,
     );
     run.profileDir = await createProfileDir(env);
@@ -87,8 +88,13 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
   print(`suite healthy on ${suite.baseUrl}; client ${client.clientId} issues EdDSA JWT access tokens`);
 
   const measuring = suite.mark;
-  for (const scenario of suiteScenarios(suite.baseUrl, client, env.scenarios))
-    run.outcomes.push(await measure(scenario, 'suite', env, signal));
+  for (const scenario of suiteScenarios(suite.baseUrl, client, env.scenarios)) {
+    run.outcomes.push(
+      scenario.name === 'replica_restart'
+        ? await measureDuringRestart(scenario, suite, env, signal)
+        : await measure(scenario, 'suite', env, signal),
+    );
+  }
   const printed = suite.output.slice(measuring);
   // Stopped before oidc-provider runs, so it has the machine to itself (and profiles get written).
   await suite.stop();

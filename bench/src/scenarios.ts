@@ -44,6 +44,8 @@ export function suiteScenarios(
     },
     { name: 'jwks', target: { url: `${baseUrl}/.well-known/jwks.json`, method: 'GET' } },
     { name: 'discovery', target: { url: `${baseUrl}/.well-known/openid-configuration`, method: 'GET' } },
+    // The token load again, while the oauth replicas restart one at a time (replica-restart.ts).
+    { ...clientCredentials(`${baseUrl}/oauth/token`, client.authorization), name: 'replica_restart' },
   ];
   return all.filter((scenario) => selected.includes(scenario.name as ScenarioName));
 }

@@ -66,6 +66,9 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler(await securityHeaders()),
+    // While draining on SIGTERM, a request on a kept-alive connection is still served (its
+    // answer says Connection: close, main.ts) rather than refused with Fastify's own 503 body.
+    return503OnClosing: false,
   });
   app.addHook('onResponse', async (request, reply) => {
     metrics.httpRequestDuration.observe(

@@ -1,5 +1,5 @@
 import { createLogger } from '@authz/shared/logger';
-import { loadEnvOrExit } from '@authz/shared/service';
+import { loadEnvOrExit, redisStartupDependency, waitForStartupDependencies } from '@authz/shared/service';
 import { ShutdownManager } from '@authz/shared/shutdown';
 import { startTelemetry } from '@authz/shared/telemetry';
 import { buildGatewayApp } from './app.js';
@@ -13,12 +13,27 @@ shutdown.listen();
 try {
   const telemetry = startTelemetry('gateway', env.otlpEndpoint);
   shutdown.register('telemetry', () => telemetry.shutdown());
+  // Bounded: Redis must answer within the start-up window (docs/operations.md "Fault behaviour").
+  await waitForStartupDependencies([redisStartupDependency(env.redisUrl)], logger, shutdown);
   const gateway = await buildGatewayApp({ env, logger });
-  shutdown.register('http', () => gateway.close());
+  // On SIGTERM: stop accepting connections, let in-flight requests finish, then close the
+  // gRPC channels and Redis (Fastify runs its onClose hooks once the server has drained).
+  // A keep-alive connection whose request was in flight would otherwise stay open until its
+  // idle timeout and hold the drain: its response says `Connection: close` (RFC 9112 9.6).
+  let draining = false;
+  gateway.app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  shutdown.register('http', () => {
+    draining = true;
+    return gateway.close();
+  });
   const address = await gateway.app.listen({ port: env.port, host: env.host });
   logger.info({ address, issuer: env.issuer }, 'gateway listening');
 } catch (error) {
-  logger.fatal({ err: error }, 'gateway failed to start');
-  await shutdown.shutdown('start-up failure').catch(() => undefined);
-  process.exit(1);
+  if (!shutdown.stopping) {
+    logger.fatal({ err: error }, 'gateway failed to start');
+    await shutdown.shutdown('start-up failure').catch(() => undefined);
+    process.exit(1);
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { SCENARIO_NAMES, type ScenarioName } from '../scenario-names.js';
+import { OPT_IN_SCENARIOS, SCENARIO_NAMES, type ScenarioName } from '../scenario-names.js';
 
 /** The same servers `pnpm test` uses (CONTRACT.md): the bench creates its own database there. */
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -30,13 +30,16 @@ const schema = z.object({
   BENCH_START_TIMEOUT: positiveInt(180),
   /**
    * Comma-separated scenarios to run on the suite (client_credentials, introspection, jwks,
-   * discovery); all by default. oidc-provider runs whenever client_credentials does.
+   * discovery); all of those by default. oidc-provider runs whenever client_credentials does.
+   * replica_restart runs only when named here.
    */
   BENCH_SCENARIOS: z
     .string()
     .transform((value) => value.split(',').map((name) => name.trim()))
-    .pipe(z.array(z.enum(SCENARIO_NAMES)).min(1))
+    .pipe(z.array(z.enum([...SCENARIO_NAMES, ...OPT_IN_SCENARIOS])).min(1))
     .optional(),
+  /** oauth processes behind the gateway (the launcher's OAUTH_REPLICAS); 2 when replica_restart runs. */
+  BENCH_OAUTH_REPLICAS: z.coerce.number().int().min(1).max(4).optional(),
   /** The suite's LOG_LEVEL: warn logs nothing per request; info adds Fastify's request lines. */
   BENCH_LOG_LEVEL: z.enum(['warn', 'info']).default('warn'),
 });
@@ -54,6 +57,7 @@ export interface BenchEnv {
   logLevel: 'warn' | 'info';
   /** The suite scenarios to run, in their usual order. */
   scenarios: ScenarioName[];
+  oauthReplicas: number;
   /** What the suite's launcher inherits, minus settings that would point it at another suite. */
   inherited: NodeJS.ProcessEnv;
 }
@@ -79,9 +83,16 @@ export function loadBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv 
     cpuProfileDir: values.BENCH_CPU_PROF_DIR ? resolve(root, values.BENCH_CPU_PROF_DIR) : undefined,
     startTimeoutMs: values.BENCH_START_TIMEOUT * 1000,
     logLevel: values.BENCH_LOG_LEVEL,
-    scenarios: SCENARIO_NAMES.filter((name) => values.BENCH_SCENARIOS?.includes(name) ?? true),
+    scenarios: [
+      ...SCENARIO_NAMES.filter((name) => values.BENCH_SCENARIOS?.includes(name) ?? true),
+      ...OPT_IN_SCENARIOS.filter((name) => values.BENCH_SCENARIOS?.includes(name)),
+    ],
+    oauthReplicas:
+      values.BENCH_OAUTH_REPLICAS ?? (values.BENCH_SCENARIOS?.includes('replica_restart') ? 2 : 1),
     inherited: Object.fromEntries(
-      Object.entries(source).filter(([name]) => !/_(GRPC_URL|GRPC_PORT|METRICS_PORT)$|^SMTP_URL$/.test(name)),
+      Object.entries(source).filter(
+        ([name]) => !/_(GRPC_URL|GRPC_PORT|METRICS_PORT)$|^SMTP_URL$|^OAUTH_REPLICAS$/.test(name),
+      ),
     ),
   };
 }

@@ -63,6 +63,26 @@ export class LocalSuite {
     }
   }
 
+  /**
+   * SIGUSR2: the launcher restarts the oauth replicas one at a time (infra/local suite.ts);
+   * resolves once it reports them all back.
+   */
+  async restartOAuthReplicas(timeoutMs: number): Promise<void> {
+    const from = this.mark;
+    this.child.kill('SIGUSR2');
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      this.options.signal.throwIfAborted();
+      const printed = this.output.slice(from);
+      if (printed.some((line) => / oauth replicas restarted$/.test(line))) return;
+      const stopped = printed.find((line) => / oauth restart stopped: /.test(line));
+      if (stopped) throw new Error(stopped.trim());
+      if (this.exitCode !== undefined) throw new Error(`the launcher exited with code ${this.exitCode}`);
+      if (Date.now() > deadline) throw new Error('the oauth replicas were not restarted in time');
+      await sleep(100);
+    }
+  }
+
   /** SIGTERM: the launcher stops every child in order; a second one makes it kill them all. */
   async stop(): Promise<void> {
     this.stopping = true;

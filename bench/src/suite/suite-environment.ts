@@ -33,6 +33,7 @@ export function suiteEnvironment(
     LOG_LEVEL: env.logLevel,
     AUTHZ_DATA_DIR: backends.dataDir,
     AUTHZ_START_TIMEOUT: String(env.startTimeoutMs / 1000),
+    OAUTH_REPLICAS: String(env.oauthReplicas),
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SECRET_HASH_KEY: randomBytes(32).toString('hex'),
   };
@@ -46,9 +47,10 @@ export function profilerEnvironment(env: BenchEnv, profileDir: string | undefine
 }
 
 /** Every port the run will listen on, checked up front so a clash names the setting to change. */
-export async function checkPortsFree({ ports }: BenchEnv): Promise<void> {
+export async function checkPortsFree({ ports, oauthReplicas }: BenchEnv): Promise<void> {
   const wanted = [ports.gateway, ports.reference];
-  for (let n = 1; n <= 6; n += 1) wanted.push(ports.grpcBase + n, ports.metricsBase + n);
+  // The six services, then oauth replicas 2.. on base + 7.. (infra/local service-env.ts).
+  for (let n = 1; n <= 6 + oauthReplicas - 1; n += 1) wanted.push(ports.grpcBase + n, ports.metricsBase + n);
   const busy = [];
   for (const port of wanted) if (!(await isPortFree(port))) busy.push(port);
   if (busy.length > 0) throw new Error(`ports ${busy.join(', ')} are in use: choose another BENCH_PORT_BASE`);

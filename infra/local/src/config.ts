@@ -2,6 +2,9 @@ import { DEFAULT_GRPC_PORT_BASE, DEFAULT_METRICS_PORT_BASE } from '@authz/shared
 import { z } from 'zod';
 import { findRepositoryRoot, resolveDataDir } from './paths.js';
 
+/** Replicas 2.. take the ports after the six services' (base + 7, 8, 9). */
+export const MAX_OAUTH_REPLICAS = 4;
+
 const port = () => z.coerce.number().int().min(1).max(65535);
 const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
 const url = (schemes: string[]) =>
@@ -26,6 +29,10 @@ const schema = z.object({
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   AUTHZ_START_TIMEOUT: seconds(180),
   AUTHZ_STOP_GRACE: seconds(10),
+  /** How many oauth processes to run behind the gateway (docs/operations.md). */
+  OAUTH_REPLICAS: z.coerce.number().int().min(1).max(MAX_OAUTH_REPLICAS).default(1),
+  /** After a replica restart, how long its callers get to reconnect before the next one stops. */
+  AUTHZ_REPLICA_SETTLE: z.coerce.number().nonnegative().default(5),
 });
 
 export interface LauncherConfig {
@@ -43,6 +50,8 @@ export interface LauncherConfig {
   smtpUrl: string | undefined;
   startTimeoutMs: number;
   stopGraceMs: number;
+  oauthReplicas: number;
+  replicaSettleMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
@@ -72,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig
     smtpUrl: values.SMTP_URL,
     startTimeoutMs: values.AUTHZ_START_TIMEOUT * 1000,
     stopGraceMs: values.AUTHZ_STOP_GRACE * 1000,
+    oauthReplicas: values.OAUTH_REPLICAS,
+    replicaSettleMs: values.AUTHZ_REPLICA_SETTLE * 1000,
   };
 }
 

@@ -209,6 +209,48 @@ describe('pnpm start launcher (stub apps)', () => {
     }
   });
 
+  it('runs OAUTH_REPLICAS oauth processes and restarts them one at a time on SIGUSR2', async () => {
+    const grpcBase = await freePortBlock(7);
+    const { launcher, env } = await launch({
+      OAUTH_REPLICAS: '2',
+      AUTHZ_REPLICA_SETTLE: '0.2',
+      GRPC_PORT_BASE: String(grpcBase),
+      METRICS_PORT_BASE: String(await freePortBlock(7)),
+    });
+    await launcher.waitFor(LISTENING);
+    const replicaPorts = [grpcBase + 2, grpcBase + 7];
+    for (const caller of ['gateway', 'consent-ui']) {
+      const seen = JSON.parse(await readFile(join(logDir, `env-${caller}.json`), 'utf8')) as Record<
+        string,
+        string
+      >;
+      expect(seen.OAUTH_GRPC_URL).toBe(`ipv4:127.0.0.1:${grpcBase + 2},127.0.0.1:${grpcBase + 7}`);
+    }
+    for (const port of replicaPorts) expect(await isPortFree(port)).toBe(false);
+    expect(launcher.output()).toMatch(/oauth-2\s+\| INFO oauth listening/);
+    const before = descendants(launcher.child.pid!);
+
+    launcher.child.kill('SIGUSR2');
+    await launcher.waitFor(/local\s+\| oauth replicas restarted\n/);
+    // One at a time, each back before the next one stops.
+    const steps = [
+      ...launcher.output().matchAll(/local\s+\| (restarting oauth(?:-2)?|oauth(?:-2)? restarted)\n/g),
+    ].map((match) => match[1]);
+    expect(steps).toEqual(['restarting oauth', 'oauth restarted', 'restarting oauth-2', 'oauth-2 restarted']);
+    // Each old replica was asked to stop (the stubs record SIGTERM) and new ones listen.
+    const stopped = (await readFile(join(logDir, 'stopped.log'), 'utf8')).trim().split('\n');
+    expect(stopped.filter((entry) => entry.includes(join('apps', 'oauth')))).toHaveLength(2);
+    for (const port of replicaPorts) expect(await isPortFree(port)).toBe(false);
+    expect(launcher.child.exitCode).toBeNull();
+    expect(launcher.output()).not.toMatch(/unexpectedly/);
+    expect((await fetch(`http://127.0.0.1:${env.PORT}/health`)).status).toBe(200);
+    expect(
+      descendants(launcher.child.pid!).filter((pid) => !before.includes(pid)).length,
+    ).toBeGreaterThanOrEqual(2);
+
+    await stopAndCheckNothingLeft(launcher, [Number(env.PORT), ...replicaPorts]);
+  });
+
   it('says what to build when the apps are not built', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'authz-empty-repo-'));
     await mkdir(join(empty, 'apps'));

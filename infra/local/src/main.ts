@@ -41,6 +41,15 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
+// `kill -USR2 <launcher pid>`: a rolling restart of the oauth replicas (docs/operations.md).
+process.on('SIGUSR2', () => {
+  if (config.oauthReplicas < 2) say('local', 'SIGUSR2 with one oauth replica: calls fail while it restarts');
+  say('local', 'SIGUSR2: restarting the oauth replicas one at a time');
+  suite
+    .restartOAuthReplicas()
+    .catch((error: Error) => say('local', `oauth restart stopped: ${error.message}`));
+});
+
 // A bug in the launcher must still not leave seven processes and two servers behind.
 process.on('uncaughtException', (error) => {
   say('local', `launcher error: ${error.stack ?? error.message}`);

@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { LauncherConfig } from './config.js';
 import { appEntry } from './paths.js';
 import { isPortFree } from './ports.js';
-import { servicePorts } from './service-env.js';
+import { oauthReplicaPorts, servicePorts } from './service-env.js';
 
 /** Every entry the suite runs, so a missing build fails before anything starts. */
 export function checkAppEntries(config: LauncherConfig): void {
@@ -42,6 +42,20 @@ export async function checkPortsFree(
         port: service.metricsPort,
         host: config.grpcHost,
         what: `${service.name} metrics`,
+        variable: 'METRICS_PORT_BASE',
+      },
+    ]),
+    ...oauthReplicaPorts(config).flatMap((replica) => [
+      {
+        port: replica.grpcPort,
+        host: config.grpcHost,
+        what: `oauth-${replica.replica} gRPC`,
+        variable: 'GRPC_PORT_BASE',
+      },
+      {
+        port: replica.metricsPort,
+        host: config.grpcHost,
+        what: `oauth-${replica.replica} metrics`,
         variable: 'METRICS_PORT_BASE',
       },
     ]),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { childEnvironment, servicePorts } from './service-env.js';
+import { childEnvironment, oauthReplicaEnvironment, oauthReplicaPorts, servicePorts } from './service-env.js';
 
 const backends = {
   databaseUrl: 'postgresql://u:p@127.0.0.1:1/authz',
@@ -50,6 +50,31 @@ describe('service environment', () => {
       WALLET_BRIDGE_GRPC_URL: '127.0.0.1:41005',
     });
     expect(child).not.toHaveProperty('MAILER_WORKER_GRPC_URL');
+  });
+
+  it('runs OAUTH_REPLICAS oauth processes on the ports after the services, every caller listing them all', () => {
+    const env = { GRPC_PORT_BASE: '41000', METRICS_PORT_BASE: '42000', OAUTH_REPLICAS: '3' };
+    const config = loadConfig(env);
+    expect(oauthReplicaPorts(config)).toEqual([
+      { replica: 2, grpcPort: 41007, metricsPort: 42007 },
+      { replica: 3, grpcPort: 41008, metricsPort: 42008 },
+    ]);
+    const child = childEnvironment(config, backends, env);
+    expect(child.OAUTH_GRPC_URL).toBe('ipv4:127.0.0.1:41002,127.0.0.1:41007,127.0.0.1:41008');
+    expect(oauthReplicaEnvironment(child, oauthReplicaPorts(config)[0]!)).toMatchObject({
+      OAUTH_GRPC_PORT: '41007',
+      OAUTH_METRICS_PORT: '42007',
+      OAUTH_GRPC_URL: child.OAUTH_GRPC_URL,
+      DATABASE_URL: backends.databaseUrl,
+    });
+  });
+
+  it('keeps a single oauth address by default, and an OAUTH_GRPC_URL given by the caller', () => {
+    expect(oauthReplicaPorts(loadConfig({}))).toEqual([]);
+    expect(childEnvironment(loadConfig({}), backends, {}).OAUTH_GRPC_URL).toBe('127.0.0.1:50052');
+    const given = { OAUTH_REPLICAS: '2', OAUTH_GRPC_URL: 'dns:///oauth:50052' };
+    expect(childEnvironment(loadConfig(given), backends, given).OAUTH_GRPC_URL).toBe('dns:///oauth:50052');
+    expect(() => loadConfig({ OAUTH_REPLICAS: '5' })).toThrow(/OAUTH_REPLICAS/);
   });
 
   it('names the variable when the launcher environment is invalid', () => {

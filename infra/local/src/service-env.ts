@@ -23,6 +23,43 @@ export function servicePorts(config: LauncherConfig, env: NodeJS.ProcessEnv = pr
   }));
 }
 
+/**
+ * Where oauth replicas 2..OAUTH_REPLICAS listen: the ports after the six services'
+ * (GRPC_PORT_BASE + 5 + n and METRICS_PORT_BASE + 5 + n, so 50057 and 9407 for the second).
+ * Replica 1 is the oauth of `servicePorts`.
+ */
+export function oauthReplicaPorts(
+  config: LauncherConfig,
+): { replica: number; grpcPort: number; metricsPort: number }[] {
+  return Array.from({ length: config.oauthReplicas - 1 }, (_, index) => {
+    const replica = index + 2;
+    return {
+      replica,
+      grpcPort: config.grpcPortBase + SERVICES.length - 1 + replica,
+      metricsPort: config.metricsPortBase + SERVICES.length - 1 + replica,
+    };
+  });
+}
+
+/**
+ * DECISIONS.md #26 on one machine: the callers' channel balances round-robin over every
+ * replica, which grpc-js takes as one `ipv4:` target listing each address.
+ */
+function oauthTarget(config: LauncherConfig, firstPort: number): string {
+  const ports = [firstPort, ...oauthReplicaPorts(config).map((replica) => replica.grpcPort)];
+  return ports.length === 1
+    ? `127.0.0.1:${firstPort}`
+    : `ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`;
+}
+
+/** The environment of oauth replica n (2..): the shared one with its own ports. */
+export function oauthReplicaEnvironment(
+  env: NodeJS.ProcessEnv,
+  ports: { grpcPort: number; metricsPort: number },
+): NodeJS.ProcessEnv {
+  return { ...env, OAUTH_GRPC_PORT: String(ports.grpcPort), OAUTH_METRICS_PORT: String(ports.metricsPort) };
+}
+
 export interface ResolvedBackends {
   databaseUrl: string;
   redisUrl: string;
@@ -45,7 +82,10 @@ export function childEnvironment(
       .filter((service) => GRPC_SERVICES.includes(service.name))
       .map((service) => [
         `${service.envPrefix}_GRPC_URL`,
-        env[`${service.envPrefix}_GRPC_URL`] || `127.0.0.1:${service.grpcPort}`,
+        env[`${service.envPrefix}_GRPC_URL`] ||
+          (service.name === 'oauth'
+            ? oauthTarget(config, service.grpcPort)
+            : `127.0.0.1:${service.grpcPort}`),
       ]),
   );
   return {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DATA_OWNING_SERVICES, SERVICES } from '@authz/shared/topology';
 import { startBackends, type StartedBackend } from './backends.js';
 import { reachableHost, type LauncherConfig } from './config.js';
@@ -11,7 +12,13 @@ import { canConnect, waitUntil } from './ports.js';
 import { checkAppEntries, checkPortsFree } from './preflight.js';
 import { describeExit, ManagedProcess, type ExitStatus } from './processes.js';
 import { loadSecrets, SERVICE_SECRETS, type Secrets } from './secrets.js';
-import { childEnvironment, GRPC_SERVICES, servicePorts } from './service-env.js';
+import {
+  childEnvironment,
+  GRPC_SERVICES,
+  oauthReplicaEnvironment,
+  oauthReplicaPorts,
+  servicePorts,
+} from './service-env.js';
 
 /**
  * The whole suite on one machine, in dependency order: backends, migrations, services, then
@@ -27,6 +34,12 @@ export class Suite {
   /** In start order; the gateway comes last. */
   private readonly processes: ManagedProcess[] = [];
   private migration: ManagedProcess | undefined;
+  /** Children stopped on purpose (a replica restart): their exit is no crash. */
+  private readonly retired = new Set<ManagedProcess>();
+  /** Every service's environment, kept for replica restarts. */
+  private serviceEnv: NodeJS.ProcessEnv | undefined;
+  private rolling: Promise<void> | undefined;
+  private readonly rollAborted = new AbortController();
   private releaseLock: (() => Promise<void>) | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<boolean> | undefined;
@@ -93,23 +106,76 @@ export class Suite {
   }
 
   private async startServices(env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<void> {
+    this.serviceEnv = env;
     for (const { name } of SERVICES)
       this.supervise(this.spawn(name, appEntry(this.config.root, name, 'main'), env));
+    const extraReplicas = this.oauthReplicas(env).slice(1);
+    for (const replica of extraReplicas)
+      this.supervise(this.spawn(replica.name, appEntry(this.config.root, 'oauth', 'main'), replica.env));
     // The gateway starts once its callees listen, so it does not begin with connection errors.
+    const callees = [
+      ...servicePorts(this.config).filter((service) => GRPC_SERVICES.includes(service.name)),
+      ...extraReplicas,
+    ];
+    await Promise.all(callees.map((service) => this.untilListening(service.name, service.grpcPort, signal)));
+  }
+
+  private untilListening(name: string, grpcPort: number, signal: AbortSignal): Promise<void> {
     const host = reachableHost(this.config.grpcHost);
-    const callees = servicePorts(this.config).filter((service) => GRPC_SERVICES.includes(service.name));
-    await Promise.all(
-      callees.map((service) =>
-        waitUntil(
-          `${service.name} to listen on gRPC port ${service.grpcPort}`,
-          () => canConnect(service.grpcPort, host),
-          {
-            timeoutMs: this.config.startTimeoutMs,
-            signal,
-          },
-        ),
-      ),
-    );
+    return waitUntil(`${name} to listen on gRPC port ${grpcPort}`, () => canConnect(grpcPort, host), {
+      timeoutMs: this.config.startTimeoutMs,
+      signal,
+    });
+  }
+
+  /**
+   * Restarts the oauth replicas one at a time, as a Kubernetes rolling update does (`kill -USR2`
+   * to the launcher, docs/operations.md): each one stops gracefully (it drains its calls; new
+   * ones go to the others), starts again, listens, and gets AUTHZ_REPLICA_SETTLE for its
+   * callers to reconnect before the next one stops. With two or more replicas no call fails.
+   */
+  restartOAuthReplicas(): Promise<void> {
+    if (!this.serviceEnv) return Promise.reject(new Error('the suite has not started yet'));
+    return (this.rolling ??= this.rollOAuthReplicas(this.serviceEnv).finally(
+      () => (this.rolling = undefined),
+    ));
+  }
+
+  /** Every oauth process: replica 1 is the suite's `oauth`, then `oauth-2`.. (service-env.ts). */
+  private oauthReplicas(
+    env: NodeJS.ProcessEnv,
+  ): { name: string; env: NodeJS.ProcessEnv; grpcPort: number }[] {
+    const first = servicePorts(this.config).find((service) => service.name === 'oauth')!;
+    return [
+      { name: 'oauth', env, grpcPort: first.grpcPort },
+      ...oauthReplicaPorts(this.config).map((replica) => ({
+        name: `oauth-${replica.replica}`,
+        env: oauthReplicaEnvironment(env, replica),
+        grpcPort: replica.grpcPort,
+      })),
+    ];
+  }
+
+  private async rollOAuthReplicas(env: NodeJS.ProcessEnv): Promise<void> {
+    const signal = AbortSignal.any([this.rollAborted.signal, this.crash.signal]);
+    for (const { name, env: replicaEnv, grpcPort } of this.oauthReplicas(env)) {
+      const old = this.processes.find((child) => child.name === name);
+      if (!old) continue;
+      signal.throwIfAborted();
+      this.say(`restarting ${name}`);
+      this.retired.add(old);
+      const status = await old.stop(this.config.stopGraceMs);
+      if (status.code !== 0 || status.forced)
+        this.say(`${name} did not stop cleanly: it ${describeExit(status)}`);
+      signal.throwIfAborted();
+      const fresh = this.spawn(name, appEntry(this.config.root, 'oauth', 'main'), replicaEnv);
+      this.processes.splice(this.processes.indexOf(old), 1, fresh);
+      void fresh.exited.then((exit) => this.unexpectedExit(fresh, exit));
+      await this.untilListening(name, grpcPort, signal);
+      await sleep(this.config.replicaSettleMs, undefined, { signal });
+      this.say(`${name} restarted`);
+    }
+    this.say('oauth replicas restarted');
   }
 
   private async startGateway(env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<void> {
@@ -152,16 +218,17 @@ export class Suite {
 
   private supervise(child: ManagedProcess): void {
     this.processes.push(child);
-    void child.exited.then((status) => this.unexpectedExit(child.name, status));
+    void child.exited.then((status) => this.unexpectedExit(child, status));
   }
 
   private adopt(backend: StartedBackend): void {
     this.backends.push(backend);
-    void backend.process?.exited.then((status) => this.unexpectedExit(backend.name, status));
+    const server = backend.process;
+    void server?.exited.then((status) => this.unexpectedExit(server, status, backend.name));
   }
 
-  private unexpectedExit(name: string, status: ExitStatus): void {
-    if (this.stopping || this.crashReason) return;
+  private unexpectedExit(child: ManagedProcess, status: ExitStatus, name = child.name): void {
+    if (this.stopping || this.crashReason || this.retired.has(child)) return;
     this.crashReason = `${name} ${describeExit(status)} unexpectedly`;
     this.reportCrash(this.crashReason);
     this.crash.abort(new Error(this.crashReason));
@@ -175,6 +242,9 @@ export class Suite {
     // An interrupted migration rolls back (one transaction each): not an unclean exit.
     await this.migration?.stop(grace);
     await this.starting?.catch(() => undefined);
+    // A replica restart under way ends at its next step; what it started is in `processes`.
+    this.rollAborted.abort();
+    await this.rolling?.catch(() => undefined);
     // The gateway first, so no request arrives at a service that is shutting down.
     const gateway = this.processes.find((child) => child.name === 'gateway');
     if (gateway) results.push([gateway.name, await gateway.stop(grace)]);

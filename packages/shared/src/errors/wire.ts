@@ -1,6 +1,7 @@
 import type { AppError } from './app-error.js';
 import { isAppError } from './app-error.js';
-import { InternalError } from './api-errors.js';
+import { InternalError, ServiceUnavailableError } from './api-errors.js';
+import { isDatabaseUnreachable } from './database-unreachable.js';
 import { OAuthError } from './oauth-errors.js';
 
 export interface ApiErrorBody {
@@ -17,9 +18,16 @@ export interface OAuthErrorBody {
   statusCode: number;
 }
 
-/** Anything that is not an AppError leaves as a bare internal error: no stack, no constraint. */
+/**
+ * Anything that is not an AppError leaves as a bare internal error: no stack, no constraint.
+ * A database that cannot be reached is an outage the client may retry, so 503 rather than 500
+ * (docs/operations.md "Fault behaviour").
+ */
 export function normalizeError(error: unknown): AppError {
-  return isAppError(error) ? error : new InternalError({ cause: error });
+  if (isAppError(error)) return error;
+  if (isDatabaseUnreachable(error))
+    return new ServiceUnavailableError({ detail: 'database unreachable', cause: error });
+  return new InternalError({ cause: error });
 }
 
 /** The API envelope of spec section 7. */

@@ -15,6 +15,11 @@ export class ShutdownManager {
     private readonly timeoutMs = 10_000,
   ) {}
 
+  /** True once a shutdown began: a start-up cut short by it is not a start-up failure. */
+  get stopping(): boolean {
+    return this.closing !== undefined;
+  }
+
   register(name: string, close: Closer): void {
     this.closers.push({ name, close });
   }
@@ -25,7 +30,10 @@ export class ShutdownManager {
     return this.closing;
   }
 
-  /** SIGTERM / SIGINT: close cleanly and exit 0, or 1 when something failed or hung. */
+  /**
+   * SIGTERM / SIGINT: close cleanly and exit 0, or 1 when something failed or hung. Handlers are
+   * installed once: the same signal again meets Node's default and ends the process at once.
+   */
   listen(exit: (code: number) => void = (code) => process.exit(code)): void {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
@@ -45,7 +53,9 @@ export class ShutdownManager {
   private async closeAll(reason: string): Promise<void> {
     this.logger.info({ reason }, 'shutting down');
     let failed = false;
-    for (const { name, close } of [...this.closers].reverse()) {
+    // Popped one by one, so a resource opened by a start-up still running is closed too.
+    for (let closer = this.closers.pop(); closer; closer = this.closers.pop()) {
+      const { name, close } = closer;
       try {
         await close();
       } catch (error) {

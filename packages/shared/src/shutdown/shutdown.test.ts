@@ -24,4 +24,21 @@ describe('ShutdownManager', () => {
     await expect(manager.shutdown('test')).rejects.toThrow('some resources failed to close');
     expect(closed).toEqual(['database']);
   });
+
+  it('also closes what a start-up still running registers once the shutdown began', async () => {
+    const closed: string[] = [];
+    const manager = new ShutdownManager(logger);
+    let releaseTelemetry!: () => void;
+    manager.register('telemetry', () =>
+      new Promise<void>((resolve) => (releaseTelemetry = resolve)).then(() => closed.push('telemetry')),
+    );
+    expect(manager.stopping).toBe(false);
+    const stopped = manager.shutdown('SIGTERM');
+    expect(manager.stopping).toBe(true);
+    // The build finished meanwhile and opened its server: it must not outlive the process.
+    manager.register('grpc', () => closed.push('grpc'));
+    releaseTelemetry();
+    await stopped;
+    expect(closed).toEqual(['telemetry', 'grpc']);
+  });
 });
