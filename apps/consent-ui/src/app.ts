@@ -1,6 +1,7 @@
 import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
+import { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
 import { createServiceApp, type ServiceApp } from '@authz/shared/service';
@@ -9,9 +10,12 @@ import { deriveLoginCsrfKey } from './cookies/login-csrf.js';
 import { loadStyleSheet } from './html/style-sheet.js';
 import { hostedLinks } from './pages/links.js';
 import type { Registry } from './pages/registry.js';
+import { walletLinks } from './pages/wallet-links.js';
+import { qrCodeRenderer } from './pages/wallet-qr-code.js';
 import { hostedPagesServiceImplementation } from './rpc/hosted-pages-service.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { authorizationOverGrpc } from './rpc/oauth-client.js';
+import { walletOverGrpc } from './rpc/wallet-client.js';
 
 export interface ConsentUiDeps {
   env: ConsentUiEnv;
@@ -24,12 +28,16 @@ export async function buildConsentUiApp({ env, logger }: ConsentUiDeps): Promise
   const app = await createServiceApp('consent-ui', logger, {});
   const identityChannel = new GrpcChannel(env.services.identity);
   const oauthChannel = new GrpcChannel(env.services.oauth);
+  const walletChannel = new GrpcChannel(env.services['wallet-bridge']);
   const registry: Registry = {
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     authorization: authorizationOverGrpc(oauthChannel.service(AuthorizationService)),
     links: hostedLinks(env.issuer, styleSheet.version),
     styleSheet,
     loginCsrfKey: deriveLoginCsrfKey(env.secretHashKey),
+    wallet: walletOverGrpc(walletChannel.service(WalletFlowService)),
+    walletLinks: walletLinks(env.issuer),
+    qrCodes: qrCodeRenderer(),
   };
   app.server.addService(HostedPagesService, hostedPagesServiceImplementation(registry));
   return {
@@ -38,6 +46,7 @@ export async function buildConsentUiApp({ env, logger }: ConsentUiDeps): Promise
     close: async () => {
       identityChannel.close();
       oauthChannel.close();
+      walletChannel.close();
       await app.close();
     },
   };

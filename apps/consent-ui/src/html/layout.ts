@@ -6,6 +6,8 @@ export interface DocumentParts {
   heading?: string;
   content: HtmlValue;
   styleSheetHref: string;
+  /** Reload to `url` after `seconds`: how a waiting page polls without script. */
+  refresh?: { seconds: number; url: string };
 }
 
 /**
@@ -13,13 +15,20 @@ export interface DocumentParts {
  * and the external stylesheet only, so the CSP (default-src 'none'; style-src 'self') holds
  * with no inline script or style and the pages work without JavaScript.
  */
-export function renderDocument({ title, heading = title, content, styleSheetHref }: DocumentParts): SafeHtml {
+export function renderDocument({
+  title,
+  heading = title,
+  content,
+  styleSheetHref,
+  refresh,
+}: DocumentParts): SafeHtml {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        ${refresh && html`<meta http-equiv="refresh" content="${refresh.seconds}; url=${refresh.url}" />`}
         <title>${title}</title>
         <link rel="stylesheet" href="${styleSheetHref}" />
       </head>

@@ -6,7 +6,7 @@ import {
   newPreSession,
 } from '../cookies/login-csrf.js';
 import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../cookies/set-cookie.js';
-import { html } from '../html/html.js';
+import { html, type SafeHtml } from '../html/html.js';
 import type { PendingAuthorization } from './authorization-port.js';
 import { findBrowserSession } from './browser-session.js';
 import { isHandleShaped } from './handle.js';
@@ -15,8 +15,12 @@ import { csrfRefusal, documentPage, redirectPage, type PageResult } from './page
 import type { Registry } from './registry.js';
 import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from './status-pages.js';
+import { walletSignInOffer } from './wallet-sign-in-offer.js';
 
-type Deps = Pick<Registry, 'identity' | 'authorization' | 'links' | 'loginCsrfKey'>;
+type Deps = Pick<
+  Registry,
+  'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'wallet' | 'walletLinks'
+>;
 
 /** Spec 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
 const SIGN_IN_FAILED = 'The email or password is incorrect.';
@@ -29,6 +33,8 @@ const SIGN_IN_FAILED = 'The email or password is incorrect.';
  */
 export async function showLoginPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const handle = request.query.get('handle') || undefined;
+  // Asked meanwhile; it never fails (wallet-sign-in-offer.ts).
+  const walletOffer = walletSignInOffer(deps, handle);
   if (handle === undefined) {
     const session = await findBrowserSession(deps, request.cookies);
     if (session) return signedInPage(deps, session.email);
@@ -46,7 +52,12 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
   return loginFormPage(
     deps,
     200,
-    { handle, pending, csrfToken: loginCsrfToken(deps.loginCsrfKey, preSession, handle) },
+    {
+      handle,
+      pending,
+      csrfToken: loginCsrfToken(deps.loginCsrfKey, preSession, handle),
+      walletOffer: await walletOffer,
+    },
     preSession === held ? [] : [loginCookie(preSession)],
   );
 }
@@ -107,13 +118,15 @@ interface LoginFormView {
   csrfToken: string;
   email?: string;
   failed?: boolean;
+  /** The link to wallet sign-in, when offered. */
+  walletOffer?: SafeHtml | undefined;
 }
 
 /** CONTRACT.md "Hosted pages": one form, an email input, a password input, one submit button. */
 function loginFormPage(
   { links }: Pick<Registry, 'links'>,
   status: number,
-  { handle, pending, csrfToken, email = '', failed = false }: LoginFormView,
+  { handle, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
   setCookies: string[] = [],
 ): PageResult {
   const invalid = failed && html` aria-invalid="true" aria-describedby="sign-in-error"`;
@@ -152,7 +165,8 @@ function loginFormPage(
           <div class="actions">
             <button type="submit" class="primary">Sign in</button>
           </div>
-        </form>`,
+        </form>
+        ${walletOffer}`,
     },
     setCookies,
   );

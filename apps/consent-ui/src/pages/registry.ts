@@ -2,6 +2,9 @@ import type { StyleSheet } from '../html/style-sheet.js';
 import type { AuthorizationPort } from './authorization-port.js';
 import type { IdentityPort } from './identity-port.js';
 import type { Links } from './links.js';
+import type { WalletLinks } from './wallet-links.js';
+import type { WalletPort } from './wallet-port.js';
+import type { QrCodes } from './wallet-qr-code.js';
 
 /** Everything a page may need; each page picks the few it uses (CONVENTIONS.md #6). */
 export interface Registry {
@@ -11,4 +14,8 @@ export interface Registry {
   styleSheet: StyleSheet;
   /** Derived from SECRET_HASH_KEY for the sign-in form alone (cookies/login-csrf.ts). */
   loginCsrfKey: Buffer;
+  /** wallet-bridge's browser flows (spec 4.5 wallet pages). */
+  wallet: WalletPort;
+  walletLinks: WalletLinks;
+  qrCodes: QrCodes;
 }

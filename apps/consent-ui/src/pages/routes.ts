@@ -9,6 +9,7 @@ import type { PageResult } from './page-result.js';
 import type { Registry } from './registry.js';
 import { resumeAuthorization } from './resume-page.js';
 import { showStyleSheet } from './style-sheet-page.js';
+import { WALLET_ROUTES } from './wallet-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -20,10 +21,14 @@ import {
 /** A page; `segment` is the decoded last path segment of a route that takes one. */
 type PageHandler = (deps: Registry, request: PageRequest, segment: string | undefined) => Promise<PageResult>;
 
-interface Route {
+export interface Route {
   path: string;
   /** The route is `path/{segment}` rather than `path` itself. */
   takesSegment?: boolean;
+  /** With takesSegment: the route is `path/{segment}` followed by this. */
+  segmentSuffix?: string;
+  /** A route that exists only while this says so: otherwise the 404 page, asked first. */
+  exists?: (deps: Registry) => Promise<boolean>;
   methods: Readonly<Record<string, PageHandler>>;
 }
 
@@ -33,6 +38,7 @@ const ROUTES: readonly Route[] = [
   { path: HOSTED_PAGE_PATHS.consent, methods: { GET: showConsentPage, POST: submitConsent } },
   { path: HOSTED_PAGE_PATHS.resume, takesSegment: true, methods: { GET: resumeAuthorization } },
   { path: STYLE_SHEET_PATH, methods: { GET: showStyleSheet } },
+  ...WALLET_ROUTES,
 ];
 
 /**
@@ -42,11 +48,12 @@ const ROUTES: readonly Route[] = [
 export async function renderPage(deps: Registry, request: PageRequest, log: Logger): Promise<PageResult> {
   const found = findRoute(request.path);
   if (!found) return notFoundPage(deps);
-  const { methods } = found.route;
-  const method = request.method.toUpperCase();
-  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
-  if (!handler) return methodNotAllowedPage(deps, Object.keys(methods));
+  const { methods, exists } = found.route;
   try {
+    if (exists && !(await exists(deps))) return notFoundPage(deps);
+    const method = request.method.toUpperCase();
+    const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (!handler) return methodNotAllowedPage(deps, Object.keys(methods));
     return await handler(deps, request, found.segment);
   } catch (error) {
     return failurePage(deps, error, log);
@@ -60,7 +67,11 @@ function findRoute(path: string): { route: Route; segment?: string } | undefined
       continue;
     }
     const prefix = `${route.path}/`;
-    const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+    const suffix = route.segmentSuffix ?? '';
+    const rest =
+      path.startsWith(prefix) && path.endsWith(suffix)
+        ? path.slice(prefix.length, path.length - suffix.length)
+        : undefined;
     if (rest !== undefined && rest !== '' && !rest.includes('/')) {
       return { route, ...optionalSegment(decodeSegment(rest)) };
     }

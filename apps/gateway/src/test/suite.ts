@@ -26,6 +26,11 @@ export interface SuiteOptions {
   beforeListen?: (gateway: GatewayApp) => void;
   /** Where every service and the gateway log; silent by default (log-leak tests read it). */
   logger?: Logger;
+  /**
+   * Further oauth replicas (`127.0.0.1:port`) the gateway balances over beside the suite's own
+   * (DECISIONS.md #26); the caller starts them with `oauthEnv`, before or after the suite.
+   */
+  extraOAuthAddresses?: string[];
 }
 
 export interface Suite {
@@ -91,7 +96,12 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
   );
   const consent = await start(
     buildConsentUiApp({
-      env: loadConsentUiEnv({ ...serviceEnv, ...calls, OAUTH_GRPC_URL: url(oauth) }),
+      env: loadConsentUiEnv({
+        ...serviceEnv,
+        ...calls,
+        OAUTH_GRPC_URL: url(oauth),
+        WALLET_BRIDGE_GRPC_URL: url(wallet),
+      }),
       logger,
     }),
   );
@@ -113,7 +123,7 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
     REDIS_KEY_PREFIX: options.redisKeyPrefix,
     JWT_ISSUER: issuer,
     ...calls,
-    OAUTH_GRPC_URL: url(oauth),
+    OAUTH_GRPC_URL: oauthTarget(url(oauth), options.extraOAuthAddresses),
     CONSENT_UI_GRPC_URL: url(consent),
     WALLET_BRIDGE_GRPC_URL: url(wallet),
     ...options.gatewayEnv,
@@ -132,4 +142,9 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
     throw error;
   }
   return { baseUrl: issuer, gateway, oauthEnv, stopMailer, close };
+}
+
+/** grpc-js's `ipv4:` target names several addresses; the channel's round_robin spreads over them. */
+function oauthTarget(own: string, extra: string[] = []): string {
+  return extra.length === 0 ? own : `ipv4:${[own, ...extra].join(',')}`;
 }

@@ -32,5 +32,8 @@ export const HOSTED_PAGE_PATHS = {
   login: '/ui/login',
   consent: '/ui/consent',
   resume: '/ui/resume',
+  /** Wallet sign-in and linking; 404 while wallet federation is off (DECISIONS.md #25). */
+  walletLogin: '/ui/wallet-login',
+  walletLink: '/ui/wallet-link',
 } as const;
 export { holdsUnstorableString, isStorableText } from './storable-text.js';
