@@ -109,11 +109,17 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });
   await app.register(apiKeyRoutes, { upstreams });
   await app.register(registrationRoute, { upstreams, registerClientBudget: env.rateLimit.registerClient });
-  await app.register(formsOnly(hostedPageRoutes), { upstreams, metrics, loginBudget: env.rateLimit.login });
+  await app.register(formsOnly(hostedPageRoutes), {
+    upstreams,
+    metrics,
+    loginBudget: env.rateLimit.login,
+    ...(env.walletFederationEnabled ? { walletFlowBudget: env.rateLimit.walletFlow } : {}),
+  });
   await app.register(consentRoutes, { upstreams });
   await app.register(walletRoutes, {
     address: env.services['wallet-bridge'],
     enabled: env.walletFederationEnabled,
+    flowBudget: env.rateLimit.walletFlow,
   });
 
   return { app, metrics, close: () => app.close() };

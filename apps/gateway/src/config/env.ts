@@ -40,6 +40,12 @@ const settingsSchema = z.object({
   REGISTER_CLIENT_RATE_LIMIT: envPositiveInt(20),
   REGISTER_CLIENT_RATE_WINDOW: envPositiveInt(60),
   /**
+   * Wallet flows started per window per IP, one budget for POST /auth/link/wallet and the
+   * hosted POST /ui/wallet-login and /ui/wallet-link: each start stores a presentation request.
+   */
+  WALLET_FLOW_RATE_LIMIT: envPositiveInt(10),
+  WALLET_FLOW_RATE_WINDOW: envPositiveInt(300),
+  /**
    * Slow-request protection (docs/security.md #6), in milliseconds: a whole request must arrive
    * within HTTP_REQUEST_TIMEOUT_MS and its headers within HTTP_HEADERS_TIMEOUT_MS; an idle
    * keep-alive connection closes after HTTP_KEEP_ALIVE_TIMEOUT_MS, any silent socket after
@@ -103,6 +109,10 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
       registerClient: {
         points: settings.REGISTER_CLIENT_RATE_LIMIT,
         durationSeconds: settings.REGISTER_CLIENT_RATE_WINDOW,
+      },
+      walletFlow: {
+        points: settings.WALLET_FLOW_RATE_LIMIT,
+        durationSeconds: settings.WALLET_FLOW_RATE_WINDOW,
       },
     },
     walletFederationEnabled: settings.WALLET_FEDERATION_ENABLED,

@@ -1,5 +1,5 @@
 import type { Page } from '@authz/proto/consentui/v1/consentui';
-import { SESSION_COOKIE } from '@authz/shared/protocol';
+import { HOSTED_PAGE_PATHS, SESSION_COOKIE } from '@authz/shared/protocol';
 import { normalizeError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -13,13 +13,17 @@ import { queryFields, requestPath } from '../http/query-fields.js';
 import { requestOrigin } from '../http/request-origin.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { formFieldsOf } from '../oauth/form-body.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
+import { walletFlowRateLimit } from '../wallet/wallet-flow-budget.js';
 import { sendPage } from './send-page.js';
 
 export interface HostedPageRoutesOptions {
   upstreams: Upstreams;
   metrics: GatewayMetrics;
   loginBudget: LoginLimits;
+  /** Set while wallet federation is on: the budget of the pages that start a wallet flow. */
+  walletFlowBudget?: RateLimitBudget;
 }
 
 /** Stylesheets and images carry no user state; a stale copy for an hour is harmless. */
@@ -31,7 +35,7 @@ const ASSET_CACHE_CONTROL = 'public, max-age=3600';
  */
 export async function hostedPageRoutes(
   app: FastifyInstance,
-  { upstreams, metrics, loginBudget }: HostedPageRoutesOptions,
+  { upstreams, metrics, loginBudget, walletFlowBudget }: HostedPageRoutesOptions,
 ) {
   const render = async (request: FastifyRequest): Promise<Page> => {
     const { page } = await upstreams.hostedPages.renderPage(pageRequest(request));
@@ -63,6 +67,13 @@ export async function hostedPageRoutes(
       }
     },
   );
+
+  if (walletFlowBudget) {
+    const config = { rateLimit: walletFlowRateLimit(walletFlowBudget) };
+    for (const url of [HOSTED_PAGE_PATHS.walletLogin, HOSTED_PAGE_PATHS.walletLink]) {
+      app.post(url, { config }, async (request, reply) => sendPage(reply, await render(request)));
+    }
+  }
 
   app.route({
     method: ['GET', 'POST'],

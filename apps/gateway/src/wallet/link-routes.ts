@@ -4,10 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { sessionToken } from '../http/cookies.js';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
+import type { RouteRateLimit } from '../plugins/rate-limit.js';
 import { binderCookie, binderOf } from './binder-cookie.js';
 
 export interface LinkRoutesOptions {
   flows: ServiceClient<typeof WalletFlowService>;
+  /** The per-IP budget of starting wallet flows (wallet-flow-budget.ts). */
+  startBudget: RouteRateLimit;
 }
 
 const linkStarted = {
@@ -36,8 +39,9 @@ const linkPoll = {
  * (401), the CSRF header (400 invalid_csrf_token); the poll also needs the binder cookie and
  * the starting user's session, else the uniform refusal (404).
  */
-export async function linkRoutes(app: FastifyInstance, { flows }: LinkRoutesOptions) {
-  app.post('/auth/link/wallet', { schema: { response: { 200: linkStarted } } }, async (request, reply) => {
+export async function linkRoutes(app: FastifyInstance, { flows, startBudget }: LinkRoutesOptions) {
+  const options = { schema: { response: { 200: linkStarted } }, config: { rateLimit: startBudget } };
+  app.post('/auth/link/wallet', options, async (request, reply) => {
     const csrf = request.headers['x-csrf-token'];
     const { flow } = await flows.startLink({
       sessionToken: sessionToken(request) ?? '',

@@ -2,15 +2,19 @@ import { PresentationTransportService, WalletFlowService } from '@authz/proto/wa
 import { GrpcChannel } from '@authz/shared/grpc';
 import type { FastifyInstance } from 'fastify';
 import { formsOnly } from '../oauth/form-body.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import { sendBareNotFound } from './bare-not-found.js';
 import { linkRoutes } from './link-routes.js';
 import { transportRoutes } from './transport-routes.js';
+import { walletFlowRateLimit } from './wallet-flow-budget.js';
 
 export interface WalletRoutesOptions {
   /** WALLET_BRIDGE_GRPC_URL. */
   address: string;
   /** WALLET_FEDERATION_ENABLED. */
   enabled: boolean;
+  /** WALLET_FLOW_RATE_LIMIT per WALLET_FLOW_RATE_WINDOW, per IP. */
+  flowBudget: RateLimitBudget;
 }
 
 /**
@@ -19,7 +23,10 @@ export interface WalletRoutesOptions {
  * or any cookie read (DECISIONS.md #25); with it on, wallet-bridge answers 404 itself while it
  * has no usable verifier profile.
  */
-export async function walletRoutes(app: FastifyInstance, { address, enabled }: WalletRoutesOptions) {
+export async function walletRoutes(
+  app: FastifyInstance,
+  { address, enabled, flowBudget }: WalletRoutesOptions,
+) {
   if (!enabled) {
     app.addHook('onRequest', async (_request, reply) => sendBareNotFound(reply));
   }
@@ -28,5 +35,8 @@ export async function walletRoutes(app: FastifyInstance, { address, enabled }: W
   await app.register(formsOnly(transportRoutes), {
     transport: channel.service(PresentationTransportService),
   });
-  await app.register(linkRoutes, { flows: channel.service(WalletFlowService) });
+  await app.register(linkRoutes, {
+    flows: channel.service(WalletFlowService),
+    startBudget: walletFlowRateLimit(flowBudget),
+  });
 }

@@ -35,7 +35,8 @@ export async function createWalletFixture(): Promise<WalletFixture> {
       WALLET_VERIFIER_CERT_CHAIN_FILE: chain.chainFile,
       WALLET_TRUSTED_ISSUERS_FILE: writeTrustedIssuers(dir, [issuer]),
     },
-    gatewayEnv: { WALLET_FEDERATION_ENABLED: 'true' },
+    // Tests start many flows from one address; wallet-flow-limit.test.ts covers the budget.
+    gatewayEnv: { WALLET_FEDERATION_ENABLED: 'true', WALLET_FLOW_RATE_LIMIT: '1000' },
     removeFiles: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
