@@ -65,12 +65,16 @@ const BODY_LIMIT = 100 * 1024;
  * Hostile-input fixture of one test file: the whole suite with rate limits off (every request
  * comes from one IP and must reach the route's own checks), known keys, no timed background
  * writes (client usage reports, outbox polling), a signed-in user who went through the code
- * flow, and a log of every database write (write-log.ts).
+ * flow, and a log of every database write (write-log.ts). `extra` adds settings (the wallet
+ * suite turns wallet federation on).
  */
-export function useHostileSuite(): HostileContext {
+export function useHostileSuite(
+  extra: { gatewayEnv?: Record<string, string>; serviceEnv?: Record<string, string> } = {},
+): HostileContext {
   const flow = useCodeFlow(
-    { RATE_LIMIT_ENABLED: 'false' },
+    { ...extra.gatewayEnv, RATE_LIMIT_ENABLED: 'false' },
     {
+      ...extra.serviceEnv,
       SECRET_HASH_KEY,
       KEY_ENCRYPTION_KEY,
       CLIENT_USAGE_FLUSH_INTERVAL_MS: '3600000',

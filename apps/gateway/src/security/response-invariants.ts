@@ -55,6 +55,8 @@ const OAUTH_ROUTES = new Set([
   'POST /oauth/register',
   'GET /oauth/userinfo',
   'POST /oauth/userinfo',
+  // OID4VP 1.0 section 8.2: the wallet's direct_post endpoint speaks OAuth errors.
+  'POST /oid4vp/response',
 ]);
 
 /** Public, cacheable 200s (spec 4.4 discovery; the hosted pages' stylesheet). */
@@ -125,6 +127,13 @@ function bodyProblems(response: ObservedResponse): string[] {
   }
   if (type.startsWith('text/html')) return htmlProblems(response);
   if (type.startsWith('application/json')) return jsonProblems(response);
+  // The OID4VP request object (spec 4.9): a compact JWS, at its own route only.
+  if (type.startsWith('application/oauth-authz-req+jwt')) {
+    const compactJws = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(body);
+    return status === 200 && response.path.startsWith('/oid4vp/request/') && compactJws
+      ? []
+      : [`a request object (${status}) at ${response.path}`];
+  }
   // Revocation's empty 200 (RFC 7009 section 2.2), the metrics text, the stylesheet.
   if (status < 400 && (body === '' || type.startsWith('text/'))) return [];
   return [`content type ${type || '(none)'} with status ${status}`];
