@@ -1,7 +1,8 @@
 import { webcrypto } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import './reflect-metadata-shim.js';
+// @peculiar/x509 (through tsyringe) needs the Reflect metadata API before it loads.
+import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
