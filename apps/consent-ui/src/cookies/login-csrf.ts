@@ -25,17 +25,39 @@ export function isPreSessionShaped(value: string | undefined): value is string {
   return value !== undefined && PRE_SESSION_PATTERN.test(value);
 }
 
-export function loginCsrfToken(key: Buffer, preSession: string, handle: string | undefined): string {
-  return keyedHash(key, `login:${preSession}:${handle ?? ''}`);
+/** The forms a pre-session protects; the label keeps one form's token from fitting another. */
+export type PreSessionForm = 'login' | 'wallet-login';
+
+export function preSessionCsrfToken(
+  key: Buffer,
+  form: PreSessionForm,
+  preSession: string,
+  handle: string | undefined,
+): string {
+  return keyedHash(key, `${form}:${preSession}:${handle ?? ''}`);
 }
 
-/** Does `sent` belong to this browser's pre-session and this pending authorization? */
+/** Does `sent` belong to this form, this browser's pre-session and this pending authorization? */
+export function isPreSessionCsrfTokenValid(
+  key: Buffer,
+  form: PreSessionForm,
+  preSession: string | undefined,
+  handle: string | undefined,
+  sent: string | undefined,
+): boolean {
+  if (!isPreSessionShaped(preSession) || sent === undefined) return false;
+  return constantTimeEqual(preSessionCsrfToken(key, form, preSession, handle), sent);
+}
+
+export function loginCsrfToken(key: Buffer, preSession: string, handle: string | undefined): string {
+  return preSessionCsrfToken(key, 'login', preSession, handle);
+}
+
 export function isLoginCsrfTokenValid(
   key: Buffer,
   preSession: string | undefined,
   handle: string | undefined,
   sent: string | undefined,
 ): boolean {
-  if (!isPreSessionShaped(preSession) || sent === undefined) return false;
-  return constantTimeEqual(loginCsrfToken(key, preSession, handle), sent);
+  return isPreSessionCsrfTokenValid(key, 'login', preSession, handle, sent);
 }

@@ -1,5 +1,4 @@
-import { constantTimeEqual, keyedHash } from '@authz/shared/crypto';
-import { isPreSessionShaped } from '../cookies/login-csrf.js';
+import { isPreSessionCsrfTokenValid, preSessionCsrfToken } from '../cookies/login-csrf.js';
 
 /**
  * The wallet form's CSRF token: the sign-in form's construction (cookies/login-csrf.ts) under
@@ -7,7 +6,7 @@ import { isPreSessionShaped } from '../cookies/login-csrf.js';
  * docs/hosted-pages.md #18).
  */
 export function walletLoginCsrfToken(key: Buffer, preSession: string, handle: string | undefined): string {
-  return keyedHash(key, `wallet-login:${preSession}:${handle ?? ''}`);
+  return preSessionCsrfToken(key, 'wallet-login', preSession, handle);
 }
 
 export function isWalletLoginCsrfTokenValid(
@@ -16,6 +15,5 @@ export function isWalletLoginCsrfTokenValid(
   handle: string | undefined,
   sent: string | undefined,
 ): boolean {
-  if (!isPreSessionShaped(preSession) || sent === undefined) return false;
-  return constantTimeEqual(walletLoginCsrfToken(key, preSession, handle), sent);
+  return isPreSessionCsrfTokenValid(key, 'wallet-login', preSession, handle, sent);
 }
