@@ -22,21 +22,40 @@ export interface GrpcServerOptions {
   logger: Logger;
   /** Where `grpc_server_handling_seconds` is recorded (the service's registry); none without. */
   metrics?: Registry;
+  /** How long a client connection may live; MAX_CONNECTION_AGE_MS unless a test says otherwise. */
+  maxConnectionAgeMs?: number;
 }
+
+/**
+ * Callers resolve `dns:///` names only when a connection ends (grpc-js re-resolves then), so a
+ * replica that scaling adds would get no calls from callers whose connections stay healthy
+ * (DECISIONS.md #26). Ending every connection after five minutes (grpc-js adds ±10 % jitter)
+ * makes callers re-resolve and spread onto new replicas within that time; the GOAWAY lets
+ * calls in flight finish, with a grace period well above every deadline.
+ */
+export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
+const MAX_CONNECTION_AGE_GRACE_MS = 30_000;
 
 /**
  * channelz (grpc-js's introspection service) is never served here, but when enabled, grpc-js
  * keeps its per-call and per-stream statistics anyway (docs/performance.md #2).
  */
-const SERVER_OPTIONS: grpc.ServerOptions = { 'grpc.enable_channelz': 0 };
+function serverOptions(maxConnectionAgeMs: number): grpc.ServerOptions {
+  return {
+    'grpc.enable_channelz': 0,
+    'grpc.max_connection_age_ms': maxConnectionAgeMs,
+    'grpc.max_connection_age_grace_ms': MAX_CONNECTION_AGE_GRACE_MS,
+  };
+}
 
 /** A grpc-js server hosting protobuf-es services; handlers are plain async functions. */
 export class GrpcServer {
-  private readonly server = new grpc.Server(SERVER_OPTIONS);
+  private readonly server: grpc.Server;
   private readonly tracer = trace.getTracer('@authz/shared/grpc');
   private readonly metrics: RpcServerMetrics | undefined;
 
   constructor(private readonly options: GrpcServerOptions) {
+    this.server = new grpc.Server(serverOptions(options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS));
     this.metrics = options.metrics && new RpcServerMetrics(options.metrics);
   }
 
