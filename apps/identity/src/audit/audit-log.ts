@@ -3,7 +3,13 @@ import type { Prisma } from '../generated/prisma/client.js';
 
 /** The security events the identity service records (docs/identity.md "Audit log"). */
 export type AuditEventType =
-  'registration' | 'email_verification' | 'login_success' | 'login_failure' | 'logout' | DelegationEventType;
+  | 'registration'
+  | 'email_verification'
+  | 'login_success'
+  | 'login_failure'
+  | 'logout'
+  | 'wallet_linked'
+  | DelegationEventType;
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;

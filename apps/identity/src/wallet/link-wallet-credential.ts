@@ -4,6 +4,7 @@ import {
 } from '@authz/proto/identity/v1/identity';
 import { NotFoundError } from '@authz/shared/errors';
 import { isUuid } from '../accounts/get-user.js';
+import { recordAudit } from '../audit/audit-log.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { checkWalletCredential, walletSubjectHash } from './wallet-subject.js';
 
@@ -27,12 +28,21 @@ export async function linkWalletCredential(
   return deps.prisma.$transaction(async (tx) => {
     const user = isUuid(request.userId) ? await tx.user.findUnique({ where: { id: request.userId } }) : null;
     if (!user) throw new NotFoundError();
-    await tx.walletCredential.createMany({
+    const created = await tx.walletCredential.createMany({
       data: [{ userId: user.id, issuer: credential.issuer, subjectHash, email: credential.email }],
       skipDuplicates: true,
     });
     const owner = await tx.walletCredential.findUniqueOrThrow({ where: { subjectHash } });
     if (owner.userId !== user.id) return LinkWalletCredentialOutcome.CONFLICT;
+    // A new way into the account is a security event; relinking the same credential is not.
+    if (created.count === 1) {
+      await recordAudit(tx, {
+        type: 'wallet_linked',
+        actorUserId: user.id,
+        origin: request.origin,
+        details: { issuer: credential.issuer },
+      });
+    }
     if (credential.email) {
       await tx.walletCredential.update({ where: { id: owner.id }, data: { email: credential.email } });
     }

@@ -58,6 +58,11 @@ describe('LinkWalletCredential', () => {
     expect(rows[0]).toMatchObject({ user_id: alice, issuer: ISSUER, email: 'alice@wallet.example' });
     expect(rows[0]!.subject_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]!.everything).not.toContain('subject-alice-1');
+    // Audited once, when the credential became a way into the account.
+    const audited = await identity.sql.query(
+      `SELECT actor_user_id, ip, details FROM identity.audit_events WHERE type = 'wallet_linked'`,
+    );
+    expect(audited.rows).toEqual([{ actor_user_id: alice, ip: ORIGIN.ip, details: { issuer: ISSUER } }]);
   });
 
   it('answers CONFLICT for a credential another account holds, writing nothing', async () => {
