@@ -49,17 +49,19 @@ afterAll(async () => {
 
 it('ends connections past their age without failing a call, and the caller connects again', async () => {
   const health = channel.service(HealthService);
-  const deadline = Date.now() + 1500;
+  // Calls go on until the caller has needed three connections (two ended by age), or a
+  // generous bound on a loaded machine; no call may fail meanwhile.
+  const bound = Date.now() + 20_000;
   const failures: unknown[] = [];
   let calls = 0;
   const worker = async () => {
-    while (Date.now() < deadline) {
+    while (connections < 3 && Date.now() < bound) {
       calls += 1;
       await health.check({}).catch((error: unknown) => failures.push(error));
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
   expect(failures).toEqual([]);
-  expect(calls).toBeGreaterThan(40);
   expect(connections).toBeGreaterThanOrEqual(3);
+  expect(calls).toBeGreaterThan(connections);
 });
