@@ -26,6 +26,24 @@ type Deps = Pick<
 const SIGN_IN_FAILED = 'The email or password is incorrect.';
 
 /**
+ * Where a plain sign-in (no pending authorization) may continue: our own pages, named, never a
+ * URL taken from the request, so `next` cannot make an open redirector (RFC 9700 4.11).
+ */
+const NEXT_PAGES = { 'wallet-link': (deps: Deps) => deps.walletLinks.link() } as const;
+export type NextPage = keyof typeof NEXT_PAGES;
+
+function nextPageOf(value: string | null | undefined): NextPage | undefined {
+  return value !== null && value !== undefined && Object.hasOwn(NEXT_PAGES, value)
+    ? (value as NextPage)
+    : undefined;
+}
+
+function afterSignIn(deps: Deps, handle: string | undefined, next: NextPage | undefined): string {
+  if (handle !== undefined) return deps.links.resume(handle);
+  return next === undefined ? deps.links.login() : NEXT_PAGES[next](deps);
+}
+
+/**
  * GET /ui/login (spec 4.5). With `handle` it continues a pending authorization and names its
  * client; without one it is a plain sign-in, or the signed-in page for a browser that already
  * has a session. The form is bound to the pre-session cookie, set here unless the browser
@@ -33,10 +51,12 @@ const SIGN_IN_FAILED = 'The email or password is incorrect.';
  */
 export async function showLoginPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const handle = request.query.get('handle') || undefined;
+  const next = handle === undefined ? nextPageOf(request.query.get('next')) : undefined;
   // Asked meanwhile; it never fails (wallet-sign-in-offer.ts).
   const walletOffer = walletSignInOffer(deps, handle);
   if (handle === undefined) {
     const session = await findBrowserSession(deps, request.cookies);
+    if (session && next !== undefined) return redirectPage(303, afterSignIn(deps, undefined, next));
     if (session) return signedInPage(deps, session.email);
   } else if (!isHandleShaped(handle)) {
     return expiredRequestPage(deps);
@@ -54,6 +74,7 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
     200,
     {
       handle,
+      next,
       pending,
       csrfToken: loginCsrfToken(deps.loginCsrfKey, preSession, handle),
       walletOffer: await walletOffer,
@@ -70,6 +91,7 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
 export async function submitLogin(deps: Deps, request: PageRequest): Promise<PageResult> {
   const preSession = request.cookies[LOGIN_COOKIE];
   const handle = request.form.get('handle') || undefined;
+  const next = handle === undefined ? nextPageOf(request.form.get('next')) : undefined;
   if (
     !isPreSessionShaped(preSession) ||
     !isLoginCsrfTokenValid(deps.loginCsrfKey, preSession, handle, request.form.get('csrf_token'))
@@ -88,19 +110,24 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
   } catch (error) {
     if (error instanceof RateLimitedError) return tooManyAttemptsPage(deps);
     if (error instanceof InvalidCredentialsError || error instanceof ValidationError) {
-      return failedSignInPage(deps, { handle, preSession, email });
+      return failedSignInPage(deps, { handle, next, preSession, email });
     }
     throw error;
   }
   // DECISIONS.md #18: the session cookie; the pre-session has served its purpose.
   const cookies = [sessionCookie(sessionToken), clearedLoginCookie()];
-  return redirectPage(303, handle === undefined ? deps.links.login() : deps.links.resume(handle), cookies);
+  return redirectPage(303, afterSignIn(deps, handle, next), cookies);
 }
 
 /** The form again, 401, with the generic message and the email as typed (never the password). */
 async function failedSignInPage(
   deps: Deps,
-  { handle, preSession, email }: { handle: string | undefined; preSession: string; email: string },
+  {
+    handle,
+    next,
+    preSession,
+    email,
+  }: { handle: string | undefined; next: NextPage | undefined; preSession: string; email: string },
 ): Promise<PageResult> {
   let pending: PendingAuthorization | undefined;
   try {
@@ -109,11 +136,13 @@ async function failedSignInPage(
     return refusalPage(deps, error);
   }
   const csrfToken = loginCsrfToken(deps.loginCsrfKey, preSession, handle);
-  return loginFormPage(deps, 401, { handle, pending, csrfToken, email, failed: true });
+  return loginFormPage(deps, 401, { handle, next, pending, csrfToken, email, failed: true });
 }
 
 interface LoginFormView {
   handle: string | undefined;
+  /** Where a plain sign-in continues (NEXT_PAGES). */
+  next?: NextPage | undefined;
   pending: PendingAuthorization | undefined;
   csrfToken: string;
   email?: string;
@@ -126,7 +155,7 @@ interface LoginFormView {
 function loginFormPage(
   { links }: Pick<Registry, 'links'>,
   status: number,
-  { handle, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
+  { handle, next, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
   setCookies: string[] = [],
 ): PageResult {
   const invalid = failed && html` aria-invalid="true" aria-describedby="sign-in-error"`;
@@ -140,6 +169,7 @@ function loginFormPage(
       content: html`${failed && html`<p class="alert" role="alert" id="sign-in-error">${SIGN_IN_FAILED}</p>`}
         <form method="post" action="${links.login()}">
           ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
+          ${next !== undefined && html`<input type="hidden" name="next" value="${next}" />`}
           <input type="hidden" name="csrf_token" value="${csrfToken}" />
           <div class="field">
             <label for="email">Email</label>

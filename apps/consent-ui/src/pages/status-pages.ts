@@ -20,14 +20,20 @@ export function expiredRequestPage({ links }: Deps): PageResult {
 }
 
 /** Spec 4.5, 5: the page needs a browser session and there is none (or it ended). */
-export function signInRequiredPage({ links }: Deps): PageResult {
+/** 401 with a way to sign in; `next` names the page of ours the sign-in returns to (login-page.ts). */
+export function signInRequiredPage({ links }: Deps, next?: 'wallet-link'): PageResult {
+  const signIn = next === undefined ? links.login() : `${links.login()}?next=${next}`;
   return documentPage(links, 401, {
     title: 'Sign in required',
     heading: 'You are not signed in',
     content: html`<p>This page needs you to be signed in, and your session has ended or was never started.</p>
-      <p>
-        <a href="${links.login()}">Sign in</a>, then go back to the application you came from and start again.
-      </p>`,
+      ${
+        next === undefined
+          ? html`<p>
+              <a href="${signIn}">Sign in</a>, then go back to the application you came from and start again.
+            </p>`
+          : html`<p><a href="${signIn}">Sign in</a> and you will be brought back here.</p>`
+      }`,
   });
 }
 

@@ -32,7 +32,7 @@ const OUTCOME_VIEWS: Record<Exclude<LinkStatus, 'pending'>, { title: string; fal
  */
 export async function showWalletLinkPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const session = await findBrowserSession(deps, request.cookies);
-  if (!session) return signInRequiredPage(deps);
+  if (!session) return signInRequiredPage(deps, 'wallet-link');
   const { links, walletLinks } = deps;
   return documentPage(links, 200, {
     title: 'Link a wallet',

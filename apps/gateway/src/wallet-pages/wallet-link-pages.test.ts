@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_CSRF, newUser, useCodeFlow, type TestUser } from '../authorize/flow-test-helpers.js';
+import {
+  INVALID_CSRF,
+  loginFields,
+  newUser,
+  openLoginForm,
+  useCodeFlow,
+  type TestUser,
+} from '../authorize/flow-test-helpers.js';
 import { parseForms, TestBrowser } from '../authorize/test-browser.js';
 import { postForm, TestWallet } from '../wallet/test-wallet.js';
 import { createWalletFixture } from '../wallet/wallet-test-setup.js';
@@ -50,11 +57,34 @@ function outcomeOf(text: string): { status: string; message: string } | undefine
 }
 
 describe('GET /ui/wallet-link', () => {
-  it('asks a browser without a session to sign in', async () => {
-    const page = await new TestBrowser().get(`${base}/ui/wallet-link`);
+  it('asks a browser without a session to sign in, and the sign-in comes back here', async () => {
+    const browser = new TestBrowser();
+    const page = await browser.get(`${base}/ui/wallet-link`);
     expect(page.status).toBe(401);
     expect(headingOf(page)).toBe('You are not signed in');
-    expect(page.text).toContain('<a href="/ui/login">Sign in</a>');
+    expect(page.text).toContain('<a href="/ui/login?next=wallet-link">Sign in</a>');
+    const form = await openLoginForm(browser, `${base}/ui/login?next=wallet-link`);
+    expect(form.hidden).toContainEqual(['next', 'wallet-link']);
+    const signedIn = await browser.post(form.action, loginFields(form, alice));
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/ui/wallet-link');
+    expect(headingOf(await browser.get(`${base}/ui/wallet-link`))).toBe('Link a wallet to your account');
+    // Signed in already: straight on.
+    const again = await browser.get(`${base}/ui/login?next=wallet-link`);
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/ui/wallet-link');
+  });
+
+  it('goes nowhere but our own named pages after a sign-in (no open redirect)', async () => {
+    for (const next of ['https://evil.example/', '//evil.example', '/ui/consent', 'WALLET-LINK']) {
+      const browser = new TestBrowser();
+      const url = `${base}/ui/login?next=${encodeURIComponent(next)}`;
+      const form = await openLoginForm(browser, url);
+      expect(form.hidden.map(([name]) => name)).not.toContain('next');
+      const tampered = await browser.post(form.action, [...loginFields(form, alice), ['next', next]]);
+      expect(tampered.status, next).toBe(303);
+      expect(tampered.headers.get('location'), next).toBe('/ui/login');
+    }
   });
 
   it('shows the confirmation with the session’s CSRF token in the form (DECISIONS.md #17)', async () => {
