@@ -2,3 +2,4 @@ export { cacheLifetimeSeconds } from './cache-lifetime.js';
 export { fetchPublicDocument, type FetchedDocument } from './fetch-public-document.js';
 export { OutboundFetchError, type OutboundFailureReason } from './outbound-fetch-error.js';
 export type { OutboundPolicy } from './outbound-policy.js';
+export { remoteKeySets } from './remote-key-set.js';
