@@ -14,15 +14,6 @@ import {
   type StartupDependency,
 } from './wait-for-dependencies.js';
 
-export {
-  DependencyUnreachableError,
-  STARTUP_DEPENDENCY_TIMEOUT_MS,
-  postgresDependency,
-  redisStartupDependency,
-  waitForDependencies,
-  type StartupDependency,
-} from './wait-for-dependencies.js';
-
 /** What a service's parsed environment carries: its runtime, and the stores it needs, if any. */
 export interface ServiceMainEnv {
   runtime: ServiceRuntimeConfig;
