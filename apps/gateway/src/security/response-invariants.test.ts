@@ -34,6 +34,23 @@ const oauthError = (error: string, statusCode = 400) =>
   JSON.stringify({ error, code: error.toUpperCase(), statusCode });
 
 describe('responseProblems', () => {
+  it('knows the consents route by the path it saw, dot segments resolved (DECISIONS.md #20)', () => {
+    const body = JSON.stringify({
+      error: 'Unauthorized',
+      statusCode: 401,
+      code: 'UNAUTHORIZED',
+      consents: [],
+    });
+    for (const path of ['/consents/', '/consents/.', '/consents/%2e']) {
+      expect(responseProblems(response({ method: 'GET', path, status: 401, body }), context), path).toEqual(
+        [],
+      );
+    }
+    expect(
+      responseProblems(response({ method: 'GET', path: '/api/clients/', status: 401, body }), context),
+    ).toEqual(['envelope member consents']);
+  });
+
   it('passes well-formed answers of every kind', () => {
     expect(responseProblems(response({}), context)).toEqual([]);
     expect(

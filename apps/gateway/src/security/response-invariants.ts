@@ -168,9 +168,17 @@ function jsonProblems(response: ObservedResponse): string[] {
 }
 
 function routeKey({ method, path }: ObservedResponse): string {
-  let decoded = path;
+  // The path the route saw: dot segments resolved as the request's URL is parsed (RFC 3986
+  // 5.2.4), so `/consents/.` is the consents route.
+  let resolved = path;
   try {
-    decoded = decodeURIComponent(path);
+    resolved = new URL(path, 'http://route.invalid').pathname;
+  } catch {
+    // Left as sent.
+  }
+  let decoded = resolved;
+  try {
+    decoded = decodeURIComponent(resolved);
   } catch {
     // Left as sent: the router refuses it too.
   }
