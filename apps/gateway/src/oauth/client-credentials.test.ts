@@ -1,4 +1,4 @@
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { call, webApp } from '../clients/test-helpers.js';
 import { useDevelopers } from '../clients/use-developers.js';
@@ -244,5 +244,49 @@ describe('lastUsedAt (spec 2.2: coalesced, not written per request)', () => {
     expect((await token([], client.basic)).status).toBe(200);
     const lastUsedAt = await waitForLastUsedAt(developers.suite, developers.alice.token, path);
     expect(lastUsedAt).toBeGreaterThanOrEqual(issuedAfter);
+  });
+});
+
+/** Token calls the oauth service ran inside BatchService batches so far (docs/performance.md #11). */
+async function batchedCalls(): Promise<number> {
+  const { values } = await developers.suite.oauthMetrics.getSingleMetric('grpc_server_batch_calls')!.get();
+  return values.find((value) => (value as { metricName?: string }).metricName?.endsWith('_sum'))?.value ?? 0;
+}
+
+describe('many token requests at once (docs/performance.md #11)', () => {
+  it('travel to oauth in batches, and each request still gets exactly its own answer', async () => {
+    const client = await machine();
+    const wrongSecret = basicAuth(client.clientId, 'not-the-secret');
+    const before = await batchedCalls();
+    // Requests the gateway reads in one event-loop turn share one gRPC call; a round whose
+    // requests happened to arrive in separate turns is simply repeated.
+    for (let round = 0; round < 5 && (await batchedCalls()) === before; round += 1) {
+      const scopes = Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? 'profile' : 'email'));
+      const responses = await Promise.all(
+        scopes.map((scope, index) => token([['scope', scope]], index % 5 === 4 ? wrongSecret : client.basic)),
+      );
+      for (const [index, response] of responses.entries()) {
+        if (index % 5 === 4) {
+          expect(response.status).toBe(401);
+          expect(response.headers.get('www-authenticate')).toBe('Basic realm="authz"');
+          expect(response.body).toEqual(INVALID_CLIENT);
+          continue;
+        }
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({
+          access_token: expect.any(String),
+          expires_in: 900,
+          token_type: 'Bearer',
+          scope: scopes[index],
+        });
+        const { payload } = await verifyAtJwks(developers.suite, response.body.access_token as string);
+        expect(payload).toMatchObject({ sub: client.clientId, scope: scopes[index] });
+      }
+      const jtis = responses
+        .filter((response) => response.status === 200)
+        .map((response) => decodeJwt(response.body.access_token as string).jti);
+      expect(new Set(jtis).size).toBe(16);
+    }
+    expect(await batchedCalls()).toBeGreaterThan(before);
   });
 });

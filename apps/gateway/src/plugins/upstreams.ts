@@ -30,7 +30,8 @@ export class Upstreams {
       this.channels.set(name, new GrpcChannel(address));
     }
     this.identity = this.channel('identity').service(IdentityService);
-    this.tokens = this.channel('oauth').service(TokenService);
+    // The token and introspection endpoints take the bursts; their calls travel in batches.
+    this.tokens = this.channel('oauth').service(TokenService, { batched: ['token', 'introspect'] });
     this.authorization = this.channel('oauth').service(AuthorizationService);
     this.keys = this.channel('oauth').service(KeysService);
     this.discovery = this.channel('oauth').service(DiscoveryService);

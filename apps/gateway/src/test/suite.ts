@@ -7,6 +7,7 @@ import { buildOAuthApp, loadOAuthEnv } from '@authz/oauth';
 import { buildWalletBridgeApp, loadWalletBridgeEnv } from '@authz/wallet-bridge';
 import { startService, type RunningService, type ServiceApp } from '@authz/shared/service';
 import type { Logger } from '@authz/shared/logger';
+import type { Registry } from 'prom-client';
 import { isAddressInUse, spareTestPort, testLogger } from '@authz/shared/testing';
 import { buildGatewayApp, loadGatewayEnv, type GatewayApp } from '../app.js';
 
@@ -39,6 +40,8 @@ export interface Suite {
   gateway: GatewayApp;
   /** The oauth service's settings: a replica started with them shares its database, Redis and keys. */
   oauthEnv: Record<string, string>;
+  /** What the oauth service exposes on its metrics port. */
+  oauthMetrics: Registry;
   /** Closes the mailer-worker alone (fault tests); close() then skips it. */
   stopMailer(): Promise<void>;
   close(): Promise<void>;
@@ -80,7 +83,7 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
     ...options.serviceEnv,
   };
   const running: RunningService[] = [];
-  const start = async (app: Promise<ServiceApp>) => {
+  const start = async (app: ServiceApp | Promise<ServiceApp>) => {
     const service = await startService(await app, '127.0.0.1', 0);
     running.push(service);
     return service;
@@ -90,7 +93,8 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
   const clients = await start(buildClientsApp({ env: loadClientsEnv(serviceEnv), logger }));
   const calls = { IDENTITY_GRPC_URL: url(identity), CLIENTS_GRPC_URL: url(clients) };
   const oauthEnv = { ...serviceEnv, ...calls };
-  const oauth = await start(buildOAuthApp({ env: loadOAuthEnv(oauthEnv), logger }));
+  const oauthApp = await buildOAuthApp({ env: loadOAuthEnv(oauthEnv), logger });
+  const oauth = await start(oauthApp);
   const wallet = await start(
     buildWalletBridgeApp({ env: loadWalletBridgeEnv({ ...serviceEnv, ...calls }), logger }),
   );
@@ -141,7 +145,7 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
     await close();
     throw error;
   }
-  return { baseUrl: issuer, gateway, oauthEnv, stopMailer, close };
+  return { baseUrl: issuer, gateway, oauthEnv, oauthMetrics: oauthApp.metrics, stopMailer, close };
 }
 
 /** grpc-js's `ipv4:` target names several addresses; the channel's round_robin spreads over them. */

@@ -1,5 +1,5 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { ErrorDetailSchema } from '@authz/proto/errors/v1/errors';
+import { ErrorDetailSchema, type ErrorDetail } from '@authz/proto/errors/v1/errors';
 import { Metadata, status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { InternalError, ServiceUnavailableError, UpstreamTimeoutError } from './api-errors.js';
 import type { AppError } from './app-error.js';
@@ -23,7 +23,19 @@ const STATUS_BY_HTTP: Record<number, status> = {
 
 /** AppError -> gRPC status with the full error in a binary trailer (the one mapping out). */
 export function toGrpcStatus(error: AppError): Partial<StatusObject> {
-  const detail = create(ErrorDetailSchema, {
+  const metadata = new Metadata();
+  metadata.set(ERROR_DETAIL_METADATA_KEY, Buffer.from(toBinary(ErrorDetailSchema, errorDetailOf(error))));
+  return { code: grpcCodeOf(error), details: error.code, metadata };
+}
+
+/** The gRPC status code a failed call with this error ends with. */
+export function grpcCodeOf(error: AppError): status {
+  return STATUS_BY_HTTP[error.statusCode] ?? status.INTERNAL;
+}
+
+/** What the `authz-error-bin` trailer (or a batched call's status) says about an error. */
+export function errorDetailOf(error: AppError): ErrorDetail {
+  return create(ErrorDetailSchema, {
     kind: error.kind,
     code: error.code,
     statusCode: error.statusCode,
@@ -31,13 +43,6 @@ export function toGrpcStatus(error: AppError): Partial<StatusObject> {
     details: error.details ?? [],
     attributes: error.attributes,
   });
-  const metadata = new Metadata();
-  metadata.set(ERROR_DETAIL_METADATA_KEY, Buffer.from(toBinary(ErrorDetailSchema, detail)));
-  return {
-    code: STATUS_BY_HTTP[error.statusCode] ?? status.INTERNAL,
-    details: error.code,
-    metadata,
-  };
 }
 
 /**
@@ -46,8 +51,13 @@ export function toGrpcStatus(error: AppError): Partial<StatusObject> {
  */
 export function fromGrpcError(error: ServiceError): AppError {
   const [raw] = error.metadata?.get(ERROR_DETAIL_METADATA_KEY) ?? [];
-  if (raw instanceof Buffer) {
-    const detail = fromBinary(ErrorDetailSchema, raw);
+  const detail = raw instanceof Buffer ? fromBinary(ErrorDetailSchema, raw) : undefined;
+  return fromGrpcStatus(error.code, error.details, detail);
+}
+
+/** The same mapping from a status code, its details and the error detail when one came. */
+export function fromGrpcStatus(code: status, details: string, detail: ErrorDetail | undefined): AppError {
+  if (detail) {
     const rebuilt = rebuildError(detail.kind, detail.code, {
       ...(detail.message ? { message: detail.message } : {}),
       ...(detail.details.length > 0
@@ -57,8 +67,8 @@ export function fromGrpcError(error: ServiceError): AppError {
     });
     if (rebuilt) return rebuilt;
   }
-  const cause = `${status[error.code] ?? error.code}: ${error.details}`;
-  if (error.code === status.DEADLINE_EXCEEDED) return new UpstreamTimeoutError({ detail: cause });
-  if (error.code === status.UNAVAILABLE) return new ServiceUnavailableError({ detail: cause });
+  const cause = `${status[code] ?? code}: ${details}`;
+  if (code === status.DEADLINE_EXCEEDED) return new UpstreamTimeoutError({ detail: cause });
+  if (code === status.UNAVAILABLE) return new ServiceUnavailableError({ detail: cause });
   return new InternalError({ detail: cause });
 }

@@ -7,8 +7,9 @@ import { normalizeError, toGrpcStatus } from '../errors/index.js';
 import { startClientSpan } from '../telemetry/spans/index.js';
 import { REQUEST_ID_METADATA_KEY, metadataSetter } from './metadata-carrier.js';
 import { methodDefinition } from './method-definitions.js';
+import { CallBatcher } from './call-batcher.js';
 import { rpcAttributes, rpcOperation } from './rpc-names.js';
-import type { CallOptions, ServiceClient } from './service-types.js';
+import type { CallOptions, MethodName, ServiceClient } from './service-types.js';
 import { unaryCall } from './unary-call.js';
 
 export interface GrpcChannelOptions {
@@ -37,22 +38,39 @@ export function grpcTarget(address: string): string {
     : `dns:///${address}`;
 }
 
+export interface ServiceClientOptions<S extends GenService<GenServiceMethods>> {
+  /**
+   * Methods whose calls made within one event-loop turn travel together in one
+   * BatchService.Call (call-batcher.ts): the hot paths, where many requests arrive at once.
+   */
+  batched?: readonly MethodName<S>[];
+}
+
 /** One connection to a service address, shared by the typed clients of its services. */
 export class GrpcChannel {
   private readonly channel: grpc.Channel;
   private readonly defaultTimeoutMs: number;
+  private readonly batchers = new Map<string, CallBatcher>();
 
   constructor(address: string, options: GrpcChannelOptions = {}) {
     this.channel = new grpc.Channel(grpcTarget(address), grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
   }
 
-  service<S extends GenService<GenServiceMethods>>(service: S): ServiceClient<S> {
+  service<S extends GenService<GenServiceMethods>>(
+    service: S,
+    options: ServiceClientOptions<S> = {},
+  ): ServiceClient<S> {
     const descriptor = service as unknown as DescService;
+    const batched = new Set<string>(options.batched as readonly string[] | undefined);
     const methods: Record<string, (request: unknown, options?: CallOptions) => Promise<unknown>> = {};
     for (const method of descriptor.methods) {
+      const definition = methodDefinition(descriptor, method);
       const call: RpcCall = {
-        definition: methodDefinition(descriptor, method),
+        send: batched.has(method.localName)
+          ? this.batcherOf(definition)
+          : (request, metadata, deadline, signal) =>
+              unaryCall(this.channel, definition, request, metadata, deadline, signal),
         operation: rpcOperation(descriptor, method),
         attributes: rpcAttributes(descriptor, method),
       };
@@ -64,6 +82,16 @@ export class GrpcChannel {
 
   close(): void {
     this.channel.close();
+  }
+
+  private batcherOf(definition: grpc.MethodDefinition<unknown, unknown>): Send {
+    let batcher = this.batchers.get(definition.path);
+    if (!batcher) {
+      batcher = new CallBatcher(this.channel, definition);
+      this.batchers.set(definition.path, batcher);
+    }
+    const target = batcher;
+    return (request, metadata, deadline, signal) => target.call(request, metadata, deadline, signal);
   }
 
   private call(call: RpcCall, request: unknown, options: CallOptions): Promise<unknown> {
@@ -78,7 +106,7 @@ export class GrpcChannel {
       metadataSetter,
     );
     const deadline = Date.now() + (options.timeoutMs ?? this.defaultTimeoutMs);
-    const answer = unaryCall(this.channel, call.definition, request, metadata, deadline, options.signal);
+    const answer = call.send(request, metadata, deadline, options.signal);
     if (!span) return answer;
     return answer.then(
       (response) => {
@@ -98,9 +126,17 @@ export class GrpcChannel {
   }
 }
 
+type Send = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  deadline: number,
+  signal: AbortSignal | undefined,
+) => Promise<unknown>;
+
 /** What a typed client method needs to call, and to name its span. */
 interface RpcCall {
-  definition: grpc.MethodDefinition<unknown, unknown>;
+  /** A unary call, or a place in the method's next batch. */
+  send: Send;
   /** `TokenService/Token`; the span is `<calling service>.TokenService/Token`. */
   operation: string;
   attributes: Attributes;

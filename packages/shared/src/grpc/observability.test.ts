@@ -136,6 +136,36 @@ describe('gRPC spans', () => {
     );
   });
 
+  it('continue each caller when calls travel in one batch: one trace per caller, as unary', async () => {
+    const batched = channel.service(HealthService, { batched: ['check'] });
+    const batches = async () => sampleValue(await registry.metrics(), 'grpc_server_batch_calls_count', {});
+    const batchesBefore = await batches();
+    const callers = ['req-batch-1', 'req-batch-2'].map((requestId) => {
+      const span = trace.getTracer('test').startSpan('caller.Work', { kind: SpanKind.SERVER }, ROOT_CONTEXT);
+      const call = context.with(serviceContext(ROOT_CONTEXT, 'caller', span), () =>
+        runWithRequestContext({ requestId }, () => batched.check({})),
+      );
+      return { span, call };
+    });
+    await Promise.all(callers.map(({ call }) => call));
+    for (const { span } of callers) span.end();
+    await expect.poll(() => exporter.getFinishedSpans().length).toBe(6);
+
+    const spans = exporter.getFinishedSpans();
+    for (const { span } of callers) {
+      const traceId = span.spanContext().traceId;
+      const inTrace = spans.filter((candidate) => candidate.spanContext().traceId === traceId);
+      const client = inTrace.find((candidate) => candidate.name === 'caller.HealthService/Check')!;
+      const served = inTrace.find((candidate) => candidate.name === 'probe.HealthService/Check')!;
+      expect(inTrace).toHaveLength(3);
+      expect(client.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+      expect(served.parentSpanContext?.spanId).toBe(client.spanContext().spanId);
+      expect(served.attributes['request.id']).toBe(client.attributes['request.id']);
+    }
+    expect(spans.filter((candidate) => candidate.name.includes('BatchService'))).toEqual([]);
+    expect((await batches())! - batchesBefore!).toBe(1);
+  });
+
   it('start a trace at the server for a call made outside any traced work, with no CLIENT span', async () => {
     await check();
     const [served] = await spansNamed('probe.HealthService/Check');

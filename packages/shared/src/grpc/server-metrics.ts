@@ -14,8 +14,15 @@ export type MethodTimer = (code: status, seconds: number) => void;
  */
 export class RpcServerMetrics {
   private readonly histogram: Histogram<Label>;
+  private readonly batches: Histogram;
 
   constructor(registry: Registry) {
+    this.batches = new Histogram({
+      name: 'grpc_server_batch_calls',
+      help: 'Calls per BatchService.Call batch (each is also counted under its own method)',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [registry],
+    });
     this.histogram = new Histogram({
       name: 'grpc_server_handling_seconds',
       help: 'gRPC server handling time by service, method and status code',
@@ -42,5 +49,10 @@ export class RpcServerMetrics {
       }
       observer.observe(seconds);
     };
+  }
+
+  /** Records the size of each batch the server runs (batch-service.ts). */
+  batchSizes(): (calls: number) => void {
+    return (calls) => this.batches.observe(calls);
   }
 }

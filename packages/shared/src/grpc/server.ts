@@ -1,20 +1,17 @@
-import { create, type DescMethod, type DescService } from '@bufbuild/protobuf';
+import type { DescService } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, propagation, trace } from '@opentelemetry/api';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { runWithRequestContext, sanitizeRequestId } from '../context/index.js';
-import { normalizeError, toGrpcStatus, type AppError } from '../errors/index.js';
-import { serviceContext } from '../telemetry/spans/index.js';
-import { UnaryCallContext } from './call-context.js';
+import { sanitizeRequestId } from '../context/index.js';
+import { toGrpcStatus } from '../errors/index.js';
+import { batchCallDefinition, batchCallHandler } from './batch-service.js';
 import { REQUEST_ID_METADATA_KEY, metadataGetter } from './metadata-carrier.js';
 import { methodDefinition } from './method-definitions.js';
-import { rpcAttributes, rpcOperation } from './rpc-names.js';
+import { MethodRunner, type UnaryHandler } from './method-runner.js';
 import { RpcServerMetrics } from './server-metrics.js';
-import type { CallContext, ServiceImplementation } from './service-types.js';
-
-type UnaryHandler = (request: unknown, call: CallContext) => Promise<unknown>;
+import type { ServiceImplementation } from './service-types.js';
 
 export interface GrpcServerOptions {
   /** Service name used in span names (`<service>.<operation>`, CONVENTIONS.md #10). */
@@ -53,10 +50,16 @@ export class GrpcServer {
   private readonly server: grpc.Server;
   private readonly tracer = trace.getTracer('@authz/shared/grpc');
   private readonly metrics: RpcServerMetrics | undefined;
+  /** Every unary method served, by gRPC path: what BatchService.Call may run. */
+  private readonly runners = new Map<string, MethodRunner>();
 
   constructor(private readonly options: GrpcServerOptions) {
     this.server = new grpc.Server(serverOptions(options.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS));
     this.metrics = options.metrics && new RpcServerMetrics(options.metrics);
+    this.server.addService(
+      { Call: batchCallDefinition },
+      { Call: batchCallHandler(this.runners, this.metrics?.batchSizes()) },
+    );
   }
 
   addService<S extends GenService<GenServiceMethods>>(
@@ -70,8 +73,21 @@ export class GrpcServer {
     for (const method of descriptor.methods) {
       const handler = handlers[method.localName];
       if (!handler) throw new Error(`${descriptor.typeName}.${method.name} has no implementation`);
-      definition[method.name] = methodDefinition(descriptor, method);
-      grpcHandlers[method.name] = this.wrap(descriptor, method, handler.bind(implementation));
+      const grpcMethod = methodDefinition(descriptor, method);
+      definition[method.name] = grpcMethod;
+      const runner = new MethodRunner(
+        {
+          serviceName: this.options.serviceName,
+          logger: this.options.logger,
+          tracer: this.tracer,
+          timer: this.metrics?.method(descriptor.typeName, method.name),
+        },
+        descriptor,
+        method,
+        handler.bind(implementation),
+      );
+      this.runners.set(grpcMethod.path, runner);
+      grpcHandlers[method.name] = unaryHandler(runner);
     }
     this.server.addService(definition, grpcHandlers);
     return this;
@@ -99,57 +115,23 @@ export class GrpcServer {
       });
     });
   }
-
-  private wrap(
-    service: DescService,
-    method: DescMethod,
-    handler: UnaryHandler,
-  ): grpc.handleUnaryCall<unknown, unknown> {
-    const { serviceName } = this.options;
-    const operation = `${serviceName}.${rpcOperation(service, method)}`;
-    const attributes = rpcAttributes(service, method);
-    const timer = this.metrics?.method(service.typeName, method.name);
-    return (call, callback) => {
-      const started = performance.now();
-      const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_METADATA_KEY)[0]?.toString());
-      const callContext = new UnaryCallContext(this.options.logger, operation, requestId);
-      call.on('cancelled', () => callContext.cancel());
-      // A call is a trace of its own unless the caller sent W3C trace context (from inside ours).
-      const parent = propagation.extract(ROOT_CONTEXT, call.metadata, metadataGetter);
-      const span = this.tracer.startSpan(operation, { kind: SpanKind.SERVER, attributes }, parent);
-      span.setAttribute('request.id', requestId);
-      const answer = (code: grpc.status) => {
-        span.setAttribute('rpc.grpc.status_code', code);
-        span.end();
-        timer?.(code, (performance.now() - started) / 1000);
-      };
-      context.with(serviceContext(parent, serviceName, span), () =>
-        runWithRequestContext({ requestId }, async () => {
-          try {
-            const result = await handler(call.request, callContext);
-            callContext.finish();
-            callback(null, create(method.output, result as never));
-            answer(grpc.status.OK);
-          } catch (thrown) {
-            callContext.finish();
-            const error = normalizeError(thrown);
-            logFailure(callContext.log, error, thrown);
-            const status = toGrpcStatus(error);
-            // Refusals (invalid_client, not found, ...) are answers, not faults of this server.
-            if (error.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
-            callback(status as grpc.ServerErrorResponse);
-            answer(status.code ?? grpc.status.UNKNOWN);
-          }
-        }),
-      );
-    };
-  }
 }
 
-function logFailure(log: Logger, error: AppError, thrown: unknown): void {
-  if (error.statusCode >= 500) {
-    log.error({ err: thrown, code: error.code, detail: error.detail }, 'rpc failed');
-  } else {
-    log.info({ code: error.code, statusCode: error.statusCode, detail: error.detail }, 'rpc refused');
-  }
+/** A unary call as grpc-js delivers it, run by the method's runner. */
+function unaryHandler(runner: MethodRunner): grpc.handleUnaryCall<unknown, unknown> {
+  return (call, callback) => {
+    const callContext = runner.callContext(
+      sanitizeRequestId(call.metadata.get(REQUEST_ID_METADATA_KEY)[0]?.toString()),
+    );
+    call.on('cancelled', () => callContext.cancel());
+    // A call is a trace of its own unless the caller sent W3C trace context (from inside ours).
+    const parent = propagation.extract(ROOT_CONTEXT, call.metadata, metadataGetter);
+    void runner
+      .run(call.request, callContext, parent)
+      .then((outcome) =>
+        outcome.ok
+          ? callback(null, outcome.response)
+          : callback(toGrpcStatus(outcome.error) as grpc.ServerErrorResponse),
+      );
+  };
 }

@@ -3,6 +3,9 @@ import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2
 import type { Logger } from 'pino';
 
 type MethodsOf<S> = S extends GenService<infer M> ? M : never;
+
+/** The local (lowerCamelCase) name of one of a service's methods: `token`, `introspect`. */
+export type MethodName<S> = keyof MethodsOf<S> & string;
 type Method = Pick<DescMethod, 'input' | 'output' | 'methodKind'>;
 
 /** What a handler learns about the call besides its request message. */

@@ -15,7 +15,8 @@ export interface UnaryCallDefinition {
  * what this adapter never uses: an EventEmitter per call, interceptor plumbing and an Error
  * captured on every call for its stack (docs/performance.md #1). The channel still resolves,
  * balances, applies the deadline and retries transparently as before. Failures reject with
- * the AppError the service threw (errors/grpc-status.ts).
+ * the AppError the service threw (errors/grpc-status.ts), or with what `failure` makes of the
+ * status.
  */
 export function unaryCall(
   channel: grpc.Channel,
@@ -24,6 +25,7 @@ export function unaryCall(
   metadata: grpc.Metadata,
   deadline: number,
   signal: AbortSignal | undefined,
+  failure: (status: grpc.StatusObject) => Error = serviceError,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const call: ChannelCall = channel.createCall(definition.path, deadline, undefined, null, undefined);
@@ -52,10 +54,10 @@ export function unaryCall(
         if (settled) return;
         settled = true;
         const status = readError ?? received;
-        if (status.code !== grpc.status.OK) return reject(serviceError(status));
+        if (status.code !== grpc.status.OK) return reject(failure(status));
         if (!response) {
           return reject(
-            serviceError({
+            failure({
               code: grpc.status.UNIMPLEMENTED,
               details: 'No message received',
               metadata: status.metadata,
@@ -90,7 +92,7 @@ export function unaryCall(
  * The error grpc-js hands a unary callback (the status on an Error of the same message),
  * rebuilt as the AppError the service threw.
  */
-function serviceError(status: grpc.StatusObject): Error {
+export function serviceError(status: grpc.StatusObject): Error {
   return fromGrpcError(
     Object.assign(new Error(`${status.code} ${grpc.status[status.code]}: ${status.details}`), status),
   );
