@@ -1,6 +1,8 @@
 import { processDiscoveryResponse } from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
+import { metricValue } from '../test/metrics.js';
 import { useSuite } from '../test/use-suite.js';
+import { JWKS_CACHE_MS } from './routes.js';
 
 // Spec 4.4 through the gateway: RFC 8414 and OIDC Discovery documents, the JWKS, CORS.
 const context = useSuite();
@@ -101,6 +103,33 @@ describe('discovery documents', () => {
       await fetch(context.url('/.well-known/openid-configuration')),
     );
     expect(oidc.userinfo_endpoint).toBe(`${context.suite.baseUrl}/oauth/userinfo`);
+  });
+});
+
+describe('the JWKS, served from the gateway', () => {
+  /** GetJwks calls the oauth service has answered so far. */
+  const jwksCalls = async () =>
+    metricValue(await context.suite.oauthMetrics.metrics(), 'grpc_server_handling_seconds_count', {
+      grpc_method: 'GetJwks',
+      grpc_code: 'OK',
+    });
+  const jwks = async () => (await fetch(context.url('/.well-known/jwks.json'))).json();
+
+  it(`asks oauth at most once per ${JWKS_CACHE_MS} ms, however many callers (docs/tokens.md #8)`, async () => {
+    await new Promise((resolve) => setTimeout(resolve, JWKS_CACHE_MS + 50));
+    const before = await jwksCalls();
+    const bodies = await Promise.all(Array.from({ length: 10 }, jwks));
+    for (let again = 0; again < 3; again += 1) bodies.push(await jwks());
+    expect(await jwksCalls()).toBe(before + 1);
+    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
+    expect(bodies[0]).toEqual({
+      keys: [expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' })],
+    });
+
+    // Once the copy is older than that, the next caller gets the set oauth publishes now.
+    await new Promise((resolve) => setTimeout(resolve, JWKS_CACHE_MS + 50));
+    await jwks();
+    expect(await jwksCalls()).toBe(before + 2);
   });
 });
 

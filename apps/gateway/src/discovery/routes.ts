@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { protectedResourceRoute } from './protected-resource.js';
-import { ServerMetadataCache } from './server-metadata-cache.js';
+import { UpstreamCache } from './upstream-cache.js';
 
 export interface DiscoveryRoutesOptions {
   upstreams: Upstreams;
@@ -10,6 +10,17 @@ export interface DiscoveryRoutesOptions {
 
 /** Spec 4.4: discovery documents are public and cacheable for an hour. */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=3600';
+
+/** The discovery documents change only when oauth is redeployed with new settings. */
+const METADATA_CACHE_MS = 60_000;
+
+/**
+ * The JWKS changes when a key is rotated in or retired (docs/tokens.md #7): a new key is
+ * published one SIGNING_KEY_RELOAD_INTERVAL_MS (60 s) before it signs, so holding the set
+ * for a second here still shows every key before its first token. Retired keys stay
+ * published long after their last token, so a second more of them is harmless.
+ */
+export const JWKS_CACHE_MS = 1000;
 
 const jwksResponse = {
   type: 'object',
@@ -36,7 +47,11 @@ const jwksResponse = {
 
 /** Spec 4.4: no authentication, CORS for browser-based clients, cacheable. */
 export async function discoveryRoutes(app: FastifyInstance, { upstreams, issuer }: DiscoveryRoutesOptions) {
-  const metadata = new ServerMetadataCache(upstreams.discovery);
+  const metadata = new UpstreamCache(() => upstreams.discovery.getServerMetadata({}), METADATA_CACHE_MS);
+  const jwks = new UpstreamCache(
+    async () => JSON.parse((await upstreams.keys.getJwks({})).jwksJson) as unknown,
+    JWKS_CACHE_MS,
+  );
   const json = 'application/json; charset=utf-8';
   const config = { cors: true } as const;
 
@@ -44,13 +59,11 @@ export async function discoveryRoutes(app: FastifyInstance, { upstreams, issuer 
   app.get(
     '/.well-known/jwks.json',
     { config, schema: { response: { 200: jwksResponse } } },
-    async (_request, reply) => {
-      const { jwksJson } = await upstreams.keys.getJwks({});
-      return reply
+    async (_request, reply) =>
+      reply
         .header('cache-control', DISCOVERY_CACHE_CONTROL)
         .type(json)
-        .send(JSON.parse(jwksJson) as unknown);
-    },
+        .send(await jwks.get()),
   );
   // RFC 8414 section 3: the metadata of this issuer (no path component, so no suffix).
   app.get('/.well-known/oauth-authorization-server', { config }, async (_request, reply) => {
