@@ -9,13 +9,14 @@ export interface ResendLimits {
 }
 
 // KEYS: last-send marker, window counter. ARGV: interval, cap, window.
-// Returns 0 when allowed (and counts it), else the seconds to wait.
+// Returns 0 when allowed (and counts it), else the seconds to wait, rounded up: TTL rounds
+// to the nearest second, which would end an interval up to half a second early.
 const CHECK_AND_COUNT = `
-local wait = redis.call('TTL', KEYS[1])
-if wait > 0 then return wait end
+local wait = redis.call('PTTL', KEYS[1])
+if wait > 0 then return math.ceil(wait / 1000) end
 local count = tonumber(redis.call('GET', KEYS[2]) or '0')
 if count >= tonumber(ARGV[2]) then
-  local left = redis.call('TTL', KEYS[2])
+  local left = math.ceil(redis.call('PTTL', KEYS[2]) / 1000)
   if left < 1 then left = 1 end
   return left
 end
