@@ -30,8 +30,11 @@ export class Upstreams {
       this.channels.set(name, new GrpcChannel(address));
     }
     this.identity = this.channel('identity').service(IdentityService);
-    // The token and introspection endpoints take the bursts; their calls travel in batches.
-    this.tokens = this.channel('oauth').service(TokenService, { batched: ['token', 'introspect'] });
+    // The calls every client or resource server makes at rate travel in batches under load
+    // (docs/performance.md #11): tokens, introspection, UserInfo, bearer-token checks.
+    this.tokens = this.channel('oauth').service(TokenService, {
+      batched: ['token', 'introspect', 'userInfo', 'verifyAccessToken'],
+    });
     this.authorization = this.channel('oauth').service(AuthorizationService);
     this.keys = this.channel('oauth').service(KeysService);
     this.discovery = this.channel('oauth').service(DiscoveryService);
