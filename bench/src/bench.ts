@@ -9,6 +9,7 @@ import { readProfiles } from './profile/cpu-profile.js';
 import { PROFILED_SERVICES, REFERENCE_SERVER } from './profile/profiled-servers.js';
 import { measureDuringRestart } from './replica-restart.js';
 import { startReferenceProvider } from './reference/reference-provider.js';
+import { describeBatches, tallyOAuthBatches } from './report/oauth-batches.js';
 import { print, printProfiles, printTable, printVerdict, type ScenarioOutcome } from './report/report.js';
 import { clientCredentials, suiteScenarios } from './scenarios.js';
 import { createBenchDatabase, deleteRedisKeys } from './suite/backends.js';
@@ -89,11 +90,14 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
 
   const measuring = suite.mark;
   for (const scenario of suiteScenarios(suite.baseUrl, client, env.scenarios)) {
+    const before = await tallyOAuthBatches(env);
     run.outcomes.push(
       scenario.name === 'replica_restart'
         ? await measureDuringRestart(scenario, suite, env, signal)
         : await measure(scenario, 'suite', env, signal),
     );
+    const after = await tallyOAuthBatches(env);
+    if (before && after) print(`  gateway to oauth, warm-up included: ${describeBatches(before, after)}`);
   }
   const printed = suite.output.slice(measuring);
   // Stopped before oidc-provider runs, so it has the machine to itself (and profiles get written).
