@@ -15,8 +15,10 @@ export interface UnaryCallDefinition {
  * what this adapter never uses: an EventEmitter per call, interceptor plumbing and an Error
  * captured on every call for its stack (docs/performance.md #1). The channel still resolves,
  * balances, applies the deadline and retries transparently as before. Failures reject with
- * the AppError the service threw (errors/grpc-status.ts), or with what `failure` makes of the
- * status.
+ * the AppError the service threw (errors/grpc-status.ts), or, for a status the server ended
+ * the call with before any response, with what `failure` makes of it. Statuses this function
+ * makes up itself (no response, too many, unreadable) are never handed to `failure`: the
+ * server answered those calls, so a caller must not take them for a method it lacks.
  */
 export function unaryCall(
   channel: grpc.Channel,
@@ -54,10 +56,12 @@ export function unaryCall(
         if (settled) return;
         settled = true;
         const status = readError ?? received;
-        if (status.code !== grpc.status.OK) return reject(failure(status));
+        if (status.code !== grpc.status.OK) {
+          return reject(response || readError ? serviceError(status) : failure(status));
+        }
         if (!response) {
           return reject(
-            failure({
+            serviceError({
               code: grpc.status.UNIMPLEMENTED,
               details: 'No message received',
               metadata: status.metadata,
