@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Logger } from '@authz/shared/logger';
 import type { CryptoKey, JWK } from 'jose';
 import { decryptPrivateKey, generateSigningKey, importPublicKey } from './signing-key-material.js';
@@ -14,7 +15,7 @@ export interface KeyRingOptions {
 
 export interface ActiveSigningKey {
   kid: string;
-  privateKey: CryptoKey;
+  privateKey: KeyObject;
 }
 
 interface Signer {
@@ -88,7 +89,7 @@ export class KeyRing {
     const current = [this.incoming, this.outgoing].find((signer) => signer?.key.kid === record.kid);
     const key = current?.key ?? {
       kid: record.kid,
-      privateKey: await decryptPrivateKey(this.options.keyEncryptionKey, record),
+      privateKey: decryptPrivateKey(this.options.keyEncryptionKey, record),
     };
     return { key, activatesAt: record.activatesAt };
   }

@@ -1,3 +1,4 @@
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { decryptWithKey, encryptWithKey } from '@authz/shared/crypto';
 import {
   calculateJwkThumbprint,
@@ -22,14 +23,12 @@ export async function generateSigningKey(keyEncryptionKey: Buffer): Promise<NewS
   return { kid, publicJwk, privateKeyEncrypted: encryptWithKey(keyEncryptionKey, privateJwk, kid) };
 }
 
-export async function decryptPrivateKey(
-  keyEncryptionKey: Buffer,
-  record: SigningKeyRecord,
-): Promise<CryptoKey> {
+/** A Node KeyObject, as compact-jws.ts signs with node:crypto (docs/performance.md #13). */
+export function decryptPrivateKey(keyEncryptionKey: Buffer, record: SigningKeyRecord): KeyObject {
   const jwk = JSON.parse(
     decryptWithKey(keyEncryptionKey, record.privateKeyEncrypted, record.kid).toString('utf8'),
-  );
-  return (await importJWK(jwk as JWK, 'EdDSA')) as CryptoKey;
+  ) as JsonWebKey;
+  return createPrivateKey({ key: jwk, format: 'jwk' });
 }
 
 export async function importPublicKey(record: SigningKeyRecord): Promise<CryptoKey> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { signCompactJws } from '../keys/compact-jws.js';
 import type { Actor } from './actor.js';
 import type { Registry } from './registry.js';
 
@@ -27,31 +27,30 @@ export interface MintedAccessToken {
 }
 
 /** RFC 9068 JWT access token, EdDSA-signed with the active key (DECISIONS.md #11). */
-export async function mintAccessToken(
+export function mintAccessToken(
   { keys, config }: Pick<Registry, 'keys' | 'config'>,
   subject: AccessTokenSubject,
   now = Date.now(),
-): Promise<MintedAccessToken> {
+): MintedAccessToken {
   const { kid, privateKey } = keys.signingKey(now);
   const iat = Math.floor(now / 1000);
   const expiresAt = Math.min(iat + config.accessTokenTtlSeconds, subject.notAfter ?? Infinity);
   const jti = randomUUID();
-  const token = await new SignJWT({
+  const claims = {
     client_id: subject.clientId,
     // DECISIONS.md #8: no scope granted, no scope claim.
     ...(subject.scope.length > 0 ? { scope: subject.scope.join(' ') } : {}),
     ...(subject.user ? { email: subject.user.email, email_verified: subject.user.emailVerified } : {}),
     ...(subject.sid ? { sid: subject.sid } : {}),
     ...(subject.act ? { act: subject.act } : {}),
-  })
-    // RFC 9068 section 2.1: typ "at+jwt".
-    .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid })
-    .setIssuer(config.issuer)
-    .setSubject(subject.sub)
-    .setAudience(subject.audience)
-    .setIssuedAt(iat)
-    .setExpirationTime(expiresAt)
-    .setJti(jti)
-    .sign(privateKey);
+    iss: config.issuer,
+    sub: subject.sub,
+    aud: subject.audience,
+    iat,
+    exp: expiresAt,
+    jti,
+  };
+  // RFC 9068 section 2.1: typ "at+jwt".
+  const token = signCompactJws({ alg: 'EdDSA', typ: 'at+jwt', kid }, claims, privateKey);
   return { token, jti, expiresAt, expiresIn: expiresAt - iat };
 }

@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { signCompactJws } from '../keys/compact-jws.js';
 import type { IdentityUser } from './identity-port.js';
 import type { Registry } from './registry.js';
 
@@ -17,25 +17,24 @@ export interface IdTokenSubject {
  * scope-gated, spec 2.5); email and email_verified only under the email scope, from the
  * account itself (docs/authorization.md #14).
  */
-export async function mintIdToken(
+export function mintIdToken(
   { keys, config }: Pick<Registry, 'keys' | 'config'>,
   subject: IdTokenSubject,
   now = Date.now(),
-): Promise<string> {
+): string {
   const { kid, privateKey } = keys.signingKey(now);
   const iat = Math.floor(now / 1000);
   const { user } = subject;
-  return new SignJWT({
+  const claims = {
     auth_time: subject.authTime,
     ...(subject.nonce === undefined ? {} : { nonce: subject.nonce }),
     ...(user.name === undefined ? {} : { name: user.name }),
     ...(subject.scope.includes('email') ? { email: user.email, email_verified: user.emailVerified } : {}),
-  })
-    .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid })
-    .setIssuer(config.issuer)
-    .setSubject(user.id)
-    .setAudience(subject.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + config.accessTokenTtlSeconds)
-    .sign(privateKey);
+    iss: config.issuer,
+    sub: user.id,
+    aud: subject.clientId,
+    iat,
+    exp: iat + config.accessTokenTtlSeconds,
+  };
+  return signCompactJws({ alg: 'EdDSA', typ: 'JWT', kid }, claims, privateKey);
 }

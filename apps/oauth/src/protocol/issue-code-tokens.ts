@@ -31,7 +31,7 @@ export async function issueCodeTokens(
   now: Date,
 ): Promise<CodeTokens> {
   const scope = parseScope(code.scope);
-  const accessToken = await mintAccessToken(
+  const accessToken = mintAccessToken(
     deps,
     {
       sub: user.id,
@@ -47,7 +47,7 @@ export async function issueCodeTokens(
     ? await openFamily(deps, code, createRefreshToken(deps, accessToken, now))
     : undefined;
   const idToken = scope.includes('openid')
-    ? await mintIdToken(
+    ? mintIdToken(
         deps,
         {
           user,

@@ -52,7 +52,7 @@ export async function acceptIdJag(
   if (!(await enterprise.claimJti(verified.iss, verified.jti, ttl))) {
     throw new InvalidGrantError({ detail: 'ID-JAG jti replayed' });
   }
-  const issued = await mintAccessToken(deps, {
+  const issued = mintAccessToken(deps, {
     sub: user.id,
     clientId: client.clientId,
     audience,

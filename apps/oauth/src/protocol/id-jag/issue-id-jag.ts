@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRequestError, InvalidTargetError, UnauthorizedClientError } from '@authz/shared/errors';
-import { SignJWT } from 'jose';
+import { signCompactJws } from '../../keys/compact-jws.js';
 import { actorChain } from '../actor.js';
 import type { AuthenticatedClient } from '../authenticated-client.js';
 import type { GrantRequest } from '../grants/grant.js';
@@ -41,22 +41,21 @@ export async function issueIdJag(
   const expiresAt = Math.min(now + ID_JAG_TTL_SECONDS, subject.claims.exp);
   const jti = randomUUID();
   const { kid, privateKey } = deps.keys.signingKey();
-  const assertion = await new SignJWT({
+  const claims = {
     client_id: client.clientId,
     ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
     ...(resources.length > 0 ? { resource: resources.length === 1 ? resources[0] : resources } : {}),
     ...emailClaims(subject),
     // Never dropped: a delegated subject's actors stay named (docs/agents.md #7).
     ...(subject.act ? { act: subject.act } : {}),
-  })
-    .setProtectedHeader({ alg: 'EdDSA', typ: ID_JAG_TYP, kid })
-    .setIssuer(deps.config.issuer)
-    .setSubject(subject.user.id)
-    .setAudience(audience)
-    .setIssuedAt(now)
-    .setExpirationTime(expiresAt)
-    .setJti(jti)
-    .sign(privateKey);
+    iss: deps.config.issuer,
+    sub: subject.user.id,
+    aud: audience,
+    iat: now,
+    exp: expiresAt,
+    jti,
+  };
+  const assertion = signCompactJws({ alg: 'EdDSA', typ: ID_JAG_TYP, kid }, claims, privateKey);
   await deps.audit.recordDelegation({
     type: 'id_jag_issued',
     userId: subject.user.id,

@@ -33,7 +33,7 @@ export async function exchangeForAgent(
   );
   const act = nestActor(client.clientId, subject.act);
   const { user } = subject;
-  const issued = await mintAccessToken(deps, {
+  const issued = mintAccessToken(deps, {
     sub: user.id,
     clientId: client.clientId,
     audience,

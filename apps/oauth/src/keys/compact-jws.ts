@@ -1,0 +1,33 @@
+import { sign, type KeyObject } from 'node:crypto';
+
+/** The JOSE header of every JWT this server signs (DECISIONS.md #11: EdDSA only). */
+export interface EdDsaJwsHeader {
+  alg: 'EdDSA';
+  typ: string;
+  kid: string;
+}
+
+/**
+ * RFC 7515 section 7.1 compact serialization of an Ed25519 signature (RFC 8037 section 3.1):
+ * BASE64URL(UTF8(header)) "." BASE64URL(payload) "." BASE64URL(signature over the first two).
+ *
+ * Why not jose's SignJWT: jose 6 signs only through WebCrypto, which hands every signature to
+ * libuv's threads and resolves it on a later turn; one-shot crypto.sign costs less CPU per
+ * token and answers a whole batch in the turn it arrived (docs/performance.md #13). Ed25519
+ * signatures are deterministic (RFC 8032 section 5.1.6), so compact-jws.test.ts holds this
+ * output byte for byte to jose's CompactSign for the same header, payload and key; everything
+ * that reads or verifies a JWS still goes through jose.
+ */
+export function signCompactJws(header: EdDsaJwsHeader, payload: object, privateKey: KeyObject): string {
+  if (privateKey.asymmetricKeyType !== 'ed25519' || privateKey.type !== 'private') {
+    throw new TypeError('EdDSA signing needs an Ed25519 private key');
+  }
+  const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+  // PureEdDSA takes the message itself: no digest algorithm (null).
+  const signature = sign(null, Buffer.from(signingInput, 'ascii'), privateKey);
+  return `${signingInput}.${signature.toString('base64url')}`;
+}
+
+function base64url(json: string): string {
+  return Buffer.from(json, 'utf8').toString('base64url');
+}
