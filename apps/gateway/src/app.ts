@@ -8,6 +8,7 @@ import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-met
 import { corsPlugin } from './plugins/cors.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.js';
 import { requestContextPlugin, requestIdFrom } from './plugins/request-context.js';
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { Upstreams } from './plugins/upstreams.js';
@@ -62,6 +63,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     // Node checks the two deadlines every connectionsCheckingInterval (30 s by default).
     http: { headersTimeout: env.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     genReqId: (request) => requestIdFrom(request.headers),
+    childLoggerFactory: lazyChildLoggerFactory,
     // Spec section 7: one detail per rejected field, so report every field, not the first.
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },
