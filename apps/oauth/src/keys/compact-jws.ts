@@ -11,21 +11,32 @@ export interface EdDsaJwsHeader {
  * RFC 7515 section 7.1 compact serialization of an Ed25519 signature (RFC 8037 section 3.1):
  * BASE64URL(UTF8(header)) "." BASE64URL(payload) "." BASE64URL(signature over the first two).
  *
- * Why not jose's SignJWT: jose 6 signs only through WebCrypto, which hands every signature to
- * libuv's threads and resolves it on a later turn; one-shot crypto.sign costs less CPU per
- * token and answers a whole batch in the turn it arrived (docs/performance.md #13). Ed25519
- * signatures are deterministic (RFC 8032 section 5.1.6), so compact-jws.test.ts holds this
- * output byte for byte to jose's CompactSign for the same header, payload and key; everything
- * that reads or verifies a JWS still goes through jose.
+ * Why not jose's SignJWT: jose 6 signs only through WebCrypto, whose promise machinery costs
+ * oauth's event loop more per token than the signature itself. crypto.sign with a callback
+ * runs the same OpenSSL signature on libuv's threads, as jose 5's Node build (and so
+ * node-oidc-provider) does, and leaves the event loop free for the rest of the batch
+ * (docs/performance.md #13). Ed25519 signatures are deterministic (RFC 8032 section 5.1.6), so
+ * compact-jws.test.ts holds this output byte for byte to jose's CompactSign for the same
+ * header, payload and key; everything that reads or verifies a JWS still goes through jose.
  */
-export function signCompactJws(header: EdDsaJwsHeader, payload: object, privateKey: KeyObject): string {
+export async function signCompactJws(
+  header: EdDsaJwsHeader,
+  payload: object,
+  privateKey: KeyObject,
+): Promise<string> {
   if (privateKey.asymmetricKeyType !== 'ed25519' || privateKey.type !== 'private') {
     throw new TypeError('EdDSA signing needs an Ed25519 private key');
   }
   const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
-  // PureEdDSA takes the message itself: no digest algorithm (null).
-  const signature = sign(null, Buffer.from(signingInput, 'ascii'), privateKey);
+  const signature = await signOnThreadPool(Buffer.from(signingInput, 'ascii'), privateKey);
   return `${signingInput}.${signature.toString('base64url')}`;
+}
+
+/** crypto.sign with a callback runs on libuv's threads; PureEdDSA takes no digest (null). */
+function signOnThreadPool(data: Buffer, privateKey: KeyObject): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    sign(null, data, privateKey, (error, signature) => (error ? reject(error) : resolve(signature)));
+  });
 }
 
 function base64url(json: string): string {

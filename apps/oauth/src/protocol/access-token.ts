@@ -27,11 +27,11 @@ export interface MintedAccessToken {
 }
 
 /** RFC 9068 JWT access token, EdDSA-signed with the active key (DECISIONS.md #11). */
-export function mintAccessToken(
+export async function mintAccessToken(
   { keys, config }: Pick<Registry, 'keys' | 'config'>,
   subject: AccessTokenSubject,
   now = Date.now(),
-): MintedAccessToken {
+): Promise<MintedAccessToken> {
   const { kid, privateKey } = keys.signingKey(now);
   const iat = Math.floor(now / 1000);
   const expiresAt = Math.min(iat + config.accessTokenTtlSeconds, subject.notAfter ?? Infinity);
@@ -51,6 +51,6 @@ export function mintAccessToken(
     jti,
   };
   // RFC 9068 section 2.1: typ "at+jwt".
-  const token = signCompactJws({ alg: 'EdDSA', typ: 'at+jwt', kid }, claims, privateKey);
+  const token = await signCompactJws({ alg: 'EdDSA', typ: 'at+jwt', kid }, claims, privateKey);
   return { token, jti, expiresAt, expiresIn: expiresAt - iat };
 }

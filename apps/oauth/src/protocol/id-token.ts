@@ -17,11 +17,11 @@ export interface IdTokenSubject {
  * scope-gated, spec 2.5); email and email_verified only under the email scope, from the
  * account itself (docs/authorization.md #14).
  */
-export function mintIdToken(
+export async function mintIdToken(
   { keys, config }: Pick<Registry, 'keys' | 'config'>,
   subject: IdTokenSubject,
   now = Date.now(),
-): string {
+): Promise<string> {
   const { kid, privateKey } = keys.signingKey(now);
   const iat = Math.floor(now / 1000);
   const { user } = subject;

@@ -31,7 +31,7 @@ export async function issueCodeTokens(
   now: Date,
 ): Promise<CodeTokens> {
   const scope = parseScope(code.scope);
-  const accessToken = mintAccessToken(
+  const accessToken = await mintAccessToken(
     deps,
     {
       sub: user.id,
@@ -47,7 +47,7 @@ export async function issueCodeTokens(
     ? await openFamily(deps, code, createRefreshToken(deps, accessToken, now))
     : undefined;
   const idToken = scope.includes('openid')
-    ? mintIdToken(
+    ? await mintIdToken(
         deps,
         {
           user,

@@ -19,7 +19,7 @@ export interface LoginFirstPartyRequest {
 export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRequest): Promise<TokenSet> {
   const { user, sessionId } = await deps.identity.checkCredentials(request);
   const now = new Date();
-  const accessToken = mintAccessToken(
+  const accessToken = await mintAccessToken(
     deps,
     {
       sub: user.id,

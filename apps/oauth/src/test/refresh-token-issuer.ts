@@ -59,7 +59,7 @@ export class RefreshTokenIssuer {
   async issue({ clientId, userId, scope = '', issuedSecondsAgo = 0 }: FamilySettings): Promise<IssuedFamily> {
     const now = new Date(Date.now() - issuedSecondsAgo * 1000);
     const deps = { keys: this.keys, config: this.config };
-    const access = mintAccessToken(deps, {
+    const access = await mintAccessToken(deps, {
       sub: userId,
       clientId,
       audience: clientId,

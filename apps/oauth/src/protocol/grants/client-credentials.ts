@@ -19,7 +19,7 @@ export async function handle(
 ): Promise<TokenSet> {
   const scope = checkClientScope(client, parameters.get('scope'));
   const audience = checkResource(client, parameters.getAll('resource'));
-  const accessToken = mintAccessToken(deps, {
+  const accessToken = await mintAccessToken(deps, {
     sub: client.clientId,
     clientId: client.clientId,
     audience,

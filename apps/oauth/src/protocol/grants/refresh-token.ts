@@ -39,7 +39,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   const audience = checkAuthorizedResource(client, stored.family.resources, parameters.getAll('resource'));
   const user = await currentUser(deps, stored);
 
-  const accessToken = mintAccessToken(
+  const accessToken = await mintAccessToken(
     deps,
     {
       sub: user.id,

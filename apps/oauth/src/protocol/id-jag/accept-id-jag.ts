@@ -52,7 +52,7 @@ export async function acceptIdJag(
   if (!(await enterprise.claimJti(verified.iss, verified.jti, ttl))) {
     throw new InvalidGrantError({ detail: 'ID-JAG jti replayed' });
   }
-  const issued = mintAccessToken(deps, {
+  const issued = await mintAccessToken(deps, {
     sub: user.id,
     clientId: client.clientId,
     audience,

@@ -55,7 +55,7 @@ export async function issueIdJag(
     exp: expiresAt,
     jti,
   };
-  const assertion = signCompactJws({ alg: 'EdDSA', typ: ID_JAG_TYP, kid }, claims, privateKey);
+  const assertion = await signCompactJws({ alg: 'EdDSA', typ: ID_JAG_TYP, kid }, claims, privateKey);
   await deps.audit.recordDelegation({
     type: 'id_jag_issued',
     userId: subject.user.id,

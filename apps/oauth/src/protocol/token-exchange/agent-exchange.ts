@@ -33,7 +33,7 @@ export async function exchangeForAgent(
   );
   const act = nestActor(client.clientId, subject.act);
   const { user } = subject;
-  const issued = mintAccessToken(deps, {
+  const issued = await mintAccessToken(deps, {
     sub: user.id,
     clientId: client.clientId,
     audience,
