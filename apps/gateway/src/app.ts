@@ -72,7 +72,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     // answer says Connection: close, main.ts) rather than refused with Fastify's own 503 body.
     return503OnClosing: false,
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpRequestDuration.observe(
       {
         method: request.method,
@@ -81,6 +81,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   app.addHook('onClose', async () => {
     upstreams.close();

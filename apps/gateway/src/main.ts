@@ -21,8 +21,9 @@ try {
   // A keep-alive connection whose request was in flight would otherwise stay open until its
   // idle timeout and hold the drain: its response says `Connection: close` (RFC 9112 9.6).
   let draining = false;
-  gateway.app.addHook('onSend', async (_request, reply) => {
+  gateway.app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   shutdown.register('http', () => {
     draining = true;

@@ -64,7 +64,8 @@ export async function introspectRoute(app: FastifyInstance, { upstreams }: Intro
         origin: requestOrigin(request),
       });
       // RFC 7662 section 2.2 answers about credentials: never cached (RFC 6749 section 5.1).
-      return noStore(reply).send(introspectionBody(response));
+      noStore(reply);
+      return introspectionBody(response);
     },
   );
 }

@@ -51,7 +51,10 @@ export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: T
       metrics.tokensIssued.inc({ type, grant });
       if (tokens!.refreshToken) metrics.tokensIssued.inc({ type: 'refresh', grant });
       if (tokens!.idToken) metrics.tokensIssued.inc({ type: 'id', grant });
-      return noStore(reply).send({
+      // The payload is returned, not the reply: an async handler that returns the reply makes
+      // Fastify wait on it as a thenable, a listener on the response per request.
+      noStore(reply);
+      return {
         access_token: tokens!.accessToken,
         ...(tokens!.refreshToken ? { refresh_token: tokens!.refreshToken } : {}),
         ...(tokens!.idToken ? { id_token: tokens!.idToken } : {}),
@@ -59,7 +62,7 @@ export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: T
         token_type: tokens!.tokenType,
         ...(tokens!.scope ? { scope: tokens!.scope } : {}),
         ...(tokens!.issuedTokenType ? { issued_token_type: tokens!.issuedTokenType } : {}),
-      });
+      };
     },
   );
   app.corsPreflight('/oauth/token', ['POST']);

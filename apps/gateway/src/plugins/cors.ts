@@ -41,12 +41,15 @@ export const corsPlugin = fp(
         );
       },
     );
-    app.addHook('onSend', async (request, reply) => {
-      if (!request.routeOptions.config.cors) return;
-      reply.header('access-control-allow-origin', '*');
-      reply.header('access-control-expose-headers', EXPOSED_HEADERS);
-      // The resource is meant to be read cross-origin (helmet's default is same-site).
-      reply.header('cross-origin-resource-policy', 'cross-origin');
+    // A callback hook: an async one costs a promise on every response (docs/performance.md #5).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.routeOptions.config.cors) {
+        reply.header('access-control-allow-origin', '*');
+        reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+        // The resource is meant to be read cross-origin (helmet's default is same-site).
+        reply.header('cross-origin-resource-policy', 'cross-origin');
+      }
+      done(null, payload);
     });
   },
   { name: 'cors', dependencies: ['security-headers'] },

@@ -105,6 +105,8 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       app.log.warn({ err: error }, 'rate limit store unavailable; failing open'),
     );
     app.decorate('rateLimiter', limiter);
+    // Turned off (RATE_LIMIT_ENABLED=false), no hook at all: it would only cost a promise.
+    if (!enabled) return;
     app.addHook('onRequest', async (request: FastifyRequest) => {
       const setting = request.routeOptions.config?.rateLimit;
       if (setting === false) return;
