@@ -8,10 +8,11 @@ import { measure } from './measure.js';
 import { readProfiles } from './profile/cpu-profile.js';
 import { PROFILED_SERVICES, REFERENCE_SERVER } from './profile/profiled-servers.js';
 import { measureDuringRestart } from './replica-restart.js';
+import { measureMoreRounds, printRounds } from './rounds.js';
 import { startReferenceProvider } from './reference/reference-provider.js';
 import { describeBatches, tallyOAuthBatches } from './report/oauth-batches.js';
 import { print, printProfiles, printTable, printVerdict, type ScenarioOutcome } from './report/report.js';
-import { clientCredentials, suiteScenarios } from './scenarios.js';
+import { clientCredentials, suiteScenarios, type Scenario } from './scenarios.js';
 import { createBenchDatabase, deleteRedisKeys } from './suite/backends.js';
 import { createMachineClient, requestClientCredentialsToken } from './suite/fixtures.js';
 import { LocalSuite } from './suite/local-suite.js';
@@ -28,6 +29,9 @@ interface Run {
   profileDir: string | undefined;
   outcomes: ScenarioOutcome[];
   suite?: LocalSuite;
+  /** Kept for BENCH_ROUNDS > 1: what each server's client_credentials load is. */
+  tokenScenarios: { ours?: Scenario; reference?: Scenario };
+  stopReference?: () => Promise<void>;
 }
 
 /**
@@ -36,7 +40,7 @@ interface Run {
  * the targets are met; 1 only when something could not be set up.
  */
 export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Teardown): Promise<number> {
-  const run: Run = { env, signal, teardown, profileDir: undefined, outcomes: [] };
+  const run: Run = { env, signal, teardown, profileDir: undefined, outcomes: [], tokenScenarios: {} };
   try {
     await checkPortsFree(env);
     print(
@@ -47,9 +51,23 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     run.profileDir = await createProfileDir(env);
     const ours = await measureSuite(run);
     const reference = env.scenarios.includes('client_credentials') ? await measureReference(run) : undefined;
+    const { ours: oursScenario, reference: referenceScenario } = run.tokenScenarios;
+    const rounds =
+      ours && reference && oursScenario && referenceScenario && keepsBothUp(env)
+        ? await measureMoreRounds(
+            { ours, reference },
+            { ours: oursScenario, reference: referenceScenario },
+            env,
+            signal,
+          )
+        : undefined;
+    // Both stopped before reading profiles, which each process writes as it exits.
+    await run.suite?.stop();
+    await run.stopReference?.();
     print();
     printTable(run.outcomes);
-    printVerdict(ours, reference, env.connections);
+    const verdict = rounds ? printRounds(rounds) : { ours, reference };
+    printVerdict(verdict.ours, verdict.reference, env.connections);
     if (run.profileDir) await reportProfiles(run.profileDir, ours, reference, env.root);
     return 0;
   } catch (error) {
@@ -90,6 +108,7 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
 
   const measuring = suite.mark;
   for (const scenario of suiteScenarios(suite.baseUrl, client, env.scenarios)) {
+    if (scenario.name === 'client_credentials') run.tokenScenarios.ours = scenario;
     const before = await tallyOAuthBatches(env);
     run.outcomes.push(
       scenario.name === 'replica_restart'
@@ -100,8 +119,9 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
     if (before && after) print(`  gateway to oauth, warm-up included: ${describeBatches(before, after)}`);
   }
   const printed = suite.output.slice(measuring);
-  // Stopped before oidc-provider runs, so it has the machine to itself (and profiles get written).
-  await suite.stop();
+  // Stopped before oidc-provider runs, so it has the machine to itself (and profiles get
+  // written), unless further rounds alternate the two.
+  if (!keepsBothUp(env)) await suite.stop();
   if (printed.length > 0) {
     print(
       `the suite printed ${printed.length} lines while measured (LOG_LEVEL=${env.logLevel}); the last ones:`,
@@ -121,13 +141,20 @@ async function measureReference(run: Run): Promise<LoadResult | undefined> {
     signal,
   );
   run.teardown.add('stop oidc-provider', () => reference.stop());
+  run.stopReference = () => reference.stop();
   await requestClientCredentialsToken(reference.tokenUrl, reference.authorization);
   print('oidc-provider issues EdDSA JWT access tokens');
   const scenario = clientCredentials(reference.tokenUrl, reference.authorization);
   const outcome = await measure(scenario, 'oidc-provider', env, signal);
   run.outcomes.push(outcome);
+  run.tokenScenarios.reference = scenario;
+  if (keepsBothUp(env)) return outcome.result;
   await reference.stop();
   return outcome.result;
+}
+
+function keepsBothUp(env: BenchEnv): boolean {
+  return env.rounds > 1 && env.scenarios.includes('client_credentials');
 }
 
 async function createProfileDir(env: BenchEnv): Promise<string | undefined> {

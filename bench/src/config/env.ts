@@ -40,6 +40,11 @@ const schema = z.object({
     .optional(),
   /** oauth processes behind the gateway (the launcher's OAUTH_REPLICAS); 2 when replica_restart runs. */
   BENCH_OAUTH_REPLICAS: z.coerce.number().int().min(1).max(4).optional(),
+  /**
+   * client_credentials rounds, each on the suite then on oidc-provider; above 1, both stay up
+   * (the idle one uses no CPU) and the verdict takes the round of median ratio (rounds.ts).
+   */
+  BENCH_ROUNDS: z.coerce.number().int().min(1).max(20).default(1),
   /** The suite's LOG_LEVEL: warn logs nothing per request; info adds Fastify's request lines. */
   BENCH_LOG_LEVEL: z.enum(['warn', 'info']).default('warn'),
 });
@@ -58,6 +63,7 @@ export interface BenchEnv {
   /** The suite scenarios to run, in their usual order. */
   scenarios: ScenarioName[];
   oauthReplicas: number;
+  rounds: number;
   /** What the suite's launcher inherits, minus settings that would point it at another suite. */
   inherited: NodeJS.ProcessEnv;
 }
@@ -89,6 +95,7 @@ export function loadBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv 
     ],
     oauthReplicas:
       values.BENCH_OAUTH_REPLICAS ?? (values.BENCH_SCENARIOS?.includes('replica_restart') ? 2 : 1),
+    rounds: values.BENCH_ROUNDS,
     inherited: Object.fromEntries(
       Object.entries(source).filter(
         ([name]) => !/_(GRPC_URL|GRPC_PORT|METRICS_PORT)$|^SMTP_URL$|^OAUTH_REPLICAS$/.test(name),
