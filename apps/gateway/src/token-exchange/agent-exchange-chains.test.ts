@@ -1,5 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppClient, TestUser } from '../authorize/flow-test-helpers.js';
+import { describe, expect, it } from 'vitest';
 import { basicAuth, requestToken } from '../oauth/token-test-helpers.js';
 import {
   auditEvents,
@@ -11,24 +10,19 @@ import {
   registerAgent,
   TOKEN_EXCHANGE,
 } from './exchange-test-helpers.js';
-import { setUpAgentScene, useAgentExchangeFlow } from './agent-exchange-scene.js';
+import { useAgentScene } from './agent-exchange-scene.js';
 
 // Agent token exchange: chained delegation, and ID-JAG while the feature is off (DECISIONS.md #12,
 // docs/agents.md); the scene is agent-exchange-scene.ts.
-const flow = useAgentExchangeFlow();
-let user: TestUser;
-let web: AppClient;
-let agent: AppClient;
-let userToken: string;
-
-beforeAll(async () => {
-  ({ user, web, agent, userToken } = await setUpAgentScene(flow));
-});
+const scene = useAgentScene();
+const { flow } = scene;
 
 describe('chained delegation (RFC 8693 section 4.1)', () => {
   it('nests the earlier actor under a second agent, narrowing further, and never drops act', async () => {
     const second = await registerAgent(flow.suite, { scope: 'calendar:read' });
-    const first = await exchange(flow.suite, agent, userToken, [['scope', 'calendar:read calendar:write']]);
+    const first = await exchange(flow.suite, scene.agent, scene.userToken, [
+      ['scope', 'calendar:read calendar:write'],
+    ]);
     const chained = await exchange(flow.suite, second, first.body.access_token as string, [
       ['scope', 'calendar:read'],
     ]);
@@ -36,20 +30,20 @@ describe('chained delegation (RFC 8693 section 4.1)', () => {
     const token = chained.body.access_token as string;
     const claims = claimsOf(token);
     expect(claims).toMatchObject({
-      sub: user.id,
+      sub: scene.user.id,
       client_id: second.clientId,
       scope: 'calendar:read',
-      act: { sub: second.clientId, act: { sub: agent.clientId } },
+      act: { sub: second.clientId, act: { sub: scene.agent.clientId } },
     });
     expect(claims.exp).toBeLessThanOrEqual(claimsOf(first.body.access_token).exp!);
-    expect((await introspectAs(flow.suite, web, token)).act).toEqual({
+    expect((await introspectAs(flow.suite, scene.web, token)).act).toEqual({
       sub: second.clientId,
-      act: { sub: agent.clientId },
+      act: { sub: scene.agent.clientId },
     });
     const events = await auditEvents(flow.suite.oauthEnv.DATABASE_URL!, 'token_exchange');
     expect(events.at(-1)).toMatchObject({
-      user_id: user.id,
-      details: { clientId: second.clientId, actorChain: [second.clientId, agent.clientId] },
+      user_id: scene.user.id,
+      details: { clientId: second.clientId, actorChain: [second.clientId, scene.agent.clientId] },
     });
     // The second agent may not widen what the first one was given.
     const wider = await exchange(flow.suite, second, chained.body.access_token as string, [
@@ -59,13 +53,13 @@ describe('chained delegation (RFC 8693 section 4.1)', () => {
   });
 
   it('refuses a sixth actor (depth at most 5)', async () => {
-    let token = userToken;
+    let token = scene.userToken;
     for (let depth = 1; depth <= 5; depth += 1) {
-      const response = await exchange(flow.suite, agent, token);
+      const response = await exchange(flow.suite, scene.agent, token);
       expect(response.status).toBe(200);
       token = response.body.access_token as string;
     }
-    const response = await exchange(flow.suite, agent, token);
+    const response = await exchange(flow.suite, scene.agent, token);
     expect({ status: response.status, body: response.body }).toEqual({
       status: 400,
       body: describedError('invalid_request', 'The delegation chain is too long'),
@@ -81,7 +75,7 @@ describe('ID-JAG while ENTERPRISE_ASSERTION_ENABLED is off', () => {
         ['grant_type', JWT_BEARER],
         ['assertion', 'a.b.c'],
       ],
-      basicAuth(agent.clientId, agent.clientSecret!),
+      basicAuth(scene.agent.clientId, scene.agent.clientSecret!),
     );
     expect({ status: response.status, body: response.body }).toEqual({
       status: 400,

@@ -1,10 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  authorizedTokens,
-  newAppClient,
-  type AppClient,
-  type TestUser,
-} from '../authorize/flow-test-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { authorizedTokens, newAppClient } from '../authorize/flow-test-helpers.js';
 import { revoke } from '../oauth/token-management-test-helpers.js';
 import { basicAuth } from '../oauth/token-test-helpers.js';
 import {
@@ -17,24 +12,17 @@ import {
   TOKEN_EXCHANGE,
   tokenRequest,
 } from './exchange-test-helpers.js';
-import { NOT_ACTIVE, setUpAgentScene, useAgentExchangeFlow } from './agent-exchange-scene.js';
+import { NOT_ACTIVE, useAgentScene } from './agent-exchange-scene.js';
 
 // Agent token exchange: nothing widens, and which token types and subject tokens are refused
 // (DECISIONS.md #12, docs/agents.md); the scene is agent-exchange-scene.ts.
-const flow = useAgentExchangeFlow();
-let user: TestUser;
-let web: AppClient;
-let agent: AppClient;
-let userToken: string;
-
-beforeAll(async () => {
-  ({ user, web, agent, userToken } = await setUpAgentScene(flow));
-});
+const scene = useAgentScene();
+const { flow } = scene;
 
 describe('nothing widens', () => {
   it('refuses a scope the subject token does not have', async () => {
-    const narrow = await authorizedTokens(flow, web, user, { scope: 'calendar:read' });
-    const response = await exchange(flow.suite, agent, narrow.access_token as string, [
+    const narrow = await authorizedTokens(flow, scene.web, scene.user, { scope: 'calendar:read' });
+    const response = await exchange(flow.suite, scene.agent, narrow.access_token as string, [
       ['scope', 'calendar:read calendar:write'],
     ]);
     expect({ status: response.status, body: response.body }).toEqual({
@@ -52,17 +40,17 @@ describe('nothing widens', () => {
       agent_scope_modes: 'calendar:write',
     });
     expect(writer.agent_scope_modes).toBe('calendar:write');
-    const granted = await exchange(flow.suite, writer, userToken, [['scope', 'calendar:write']]);
+    const granted = await exchange(flow.suite, writer, scene.userToken, [['scope', 'calendar:write']]);
     expect(granted.status).toBe(200);
     // The broader mode does not imply the narrower one (spec 5).
-    const refused = await exchange(flow.suite, writer, userToken, [['scope', 'calendar:read']]);
+    const refused = await exchange(flow.suite, writer, scene.userToken, [['scope', 'calendar:read']]);
     expect({ status: refused.status, body: refused.body.error }).toEqual({
       status: 400,
       body: 'invalid_scope',
     });
     // Without a cap of modes, the registered scopes are the cap (DECISIONS.md #12).
     const uncapped = await registerAgent(flow.suite, { scope: 'calendar:read' });
-    const outside = await exchange(flow.suite, uncapped, userToken, [['scope', 'calendar:write']]);
+    const outside = await exchange(flow.suite, uncapped, scene.userToken, [['scope', 'calendar:write']]);
     expect(outside.body.error).toBe('invalid_scope');
   });
 
@@ -93,7 +81,9 @@ describe('nothing widens', () => {
 
   it('refuses an audience or resource the subject token was not issued for', async () => {
     for (const name of ['audience', 'resource']) {
-      const response = await exchange(flow.suite, agent, userToken, [[name, 'https://elsewhere.example']]);
+      const response = await exchange(flow.suite, scene.agent, scene.userToken, [
+        [name, 'https://elsewhere.example'],
+      ]);
       expect({ status: response.status, body: response.body }).toEqual({
         status: 400,
         body: describedError('invalid_target', 'The requested audience exceeds the subject token audience'),
@@ -139,7 +129,7 @@ describe('token types and subject tokens (spec 4.3)', () => {
       'requested_token_type is not supported',
     ],
   ] as [string, [string, string][], string][])('refuses %s', async (_case, extra, description) => {
-    const response = await exchange(flow.suite, agent, userToken, extra);
+    const response = await exchange(flow.suite, scene.agent, scene.userToken, extra);
     expect({ status: response.status, body: response.body }).toEqual({
       status: 400,
       body: describedError('invalid_request', description),
@@ -147,23 +137,23 @@ describe('token types and subject tokens (spec 4.3)', () => {
   });
 
   it('refuses a subject token that is not one of our access tokens', async () => {
-    for (const subject of ['not-a-token', `${userToken.slice(0, -4)}AAAA`]) {
-      const response = await exchange(flow.suite, agent, subject);
+    for (const subject of ['not-a-token', `${scene.userToken.slice(0, -4)}AAAA`]) {
+      const response = await exchange(flow.suite, scene.agent, subject);
       expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: NOT_ACTIVE });
     }
   });
 
   it('refuses a revoked subject token', async () => {
-    const subject = (await authorizedTokens(flow, web, user, { scope: 'calendar:read' }))
+    const subject = (await authorizedTokens(flow, scene.web, scene.user, { scope: 'calendar:read' }))
       .access_token as string;
-    expect((await exchange(flow.suite, agent, subject)).status).toBe(200);
+    expect((await exchange(flow.suite, scene.agent, subject)).status).toBe(200);
     const revoked = await revoke(
       flow.suite,
       [['token', subject]],
-      basicAuth(web.clientId, web.clientSecret!),
+      basicAuth(scene.web.clientId, scene.web.clientSecret!),
     );
     expect(revoked.status).toBe(200);
-    const response = await exchange(flow.suite, agent, subject);
+    const response = await exchange(flow.suite, scene.agent, subject);
     expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: NOT_ACTIVE });
   });
 
@@ -179,7 +169,7 @@ describe('token types and subject tokens (spec 4.3)', () => {
       ['grant_type', 'client_credentials'],
       ['scope', 'calendar:read'],
     ]);
-    const response = await exchange(flow.suite, agent, own.body.access_token as string);
+    const response = await exchange(flow.suite, scene.agent, own.body.access_token as string);
     expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: NOT_ACTIVE });
   });
 
@@ -196,12 +186,12 @@ describe('token types and subject tokens (spec 4.3)', () => {
     const accepted = await exchange(
       flow.suite,
       actor,
-      userToken,
+      scene.userToken,
       actorFields(own.body.access_token as string),
     );
     expect(accepted.status).toBe(200);
     expect(claimsOf(accepted.body.access_token).act).toEqual({ sub: actor.clientId });
-    const refused = await exchange(flow.suite, actor, userToken, actorFields(userToken));
+    const refused = await exchange(flow.suite, actor, scene.userToken, actorFields(scene.userToken));
     expect({ status: refused.status, body: refused.body }).toEqual({
       status: 400,
       body: describedError('invalid_request', 'The actor token is not valid for this client'),

@@ -1,3 +1,4 @@
+import { beforeAll } from 'vitest';
 import {
   authorizedTokens,
   newAppClient,
@@ -27,14 +28,24 @@ export interface AgentScene {
 }
 
 /** The suite of one test file, with SCOPES allowed to every client. */
-export function useAgentExchangeFlow(): CodeFlowContext {
+function useAgentExchangeFlow(): CodeFlowContext {
   return useCodeFlow(
     {},
     { DEFAULT_REALM_ALLOWED_SCOPES: SCOPES, DEFAULT_DYNAMIC_REGISTRATION_SCOPES: SCOPES },
   );
 }
 
-export async function setUpAgentScene(flow: CodeFlowContext): Promise<AgentScene> {
+/** One test file's suite and its scene; the scene's fields exist from beforeAll on. */
+export function useAgentScene(): AgentScene & { flow: CodeFlowContext } {
+  const flow = useAgentExchangeFlow();
+  const scene = { flow } as AgentScene & { flow: CodeFlowContext };
+  beforeAll(async () => {
+    Object.assign(scene, await setUpAgentScene(flow));
+  });
+  return scene;
+}
+
+async function setUpAgentScene(flow: CodeFlowContext): Promise<AgentScene> {
   const user = await newUser(flow);
   const web = await newAppClient(flow, { scopes: ['openid', 'email', 'calendar:read', 'calendar:write'] });
   const agent = await registerAgent(flow.suite, { scope: 'calendar:read calendar:write' });

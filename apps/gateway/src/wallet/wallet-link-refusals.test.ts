@@ -1,8 +1,6 @@
-import type pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BINDER_COOKIE } from './binder-cookie.js';
 import { postForm, type TestWallet } from './test-wallet.js';
-import type { BrowserUser } from './wallet-test-setup.js';
 import { NOT_FOUND, REJECTED, useWalletLinkScene, walletOf } from './wallet-link-scene.js';
 
 // Spec 4.2 wallet linking through the gateway (DECISIONS.md #17-19, #25): presentations that
@@ -10,13 +8,6 @@ import { NOT_FOUND, REJECTED, useWalletLinkScene, walletOf } from './wallet-link
 // answers at /oid4vp/response. The scene is wallet-link-scene.ts.
 const scene = await useWalletLinkScene();
 const { fixture, startLink, poll, linkedCredentials } = scene;
-let sql: pg.Pool;
-let alice: BrowserUser;
-let bob: BrowserUser;
-
-beforeAll(() => {
-  ({ sql, alice, bob } = scene);
-});
 
 describe('presentations that must not be trusted', () => {
   const cases: [
@@ -63,51 +54,51 @@ describe('presentations that must not be trusted', () => {
 
   it.each(cases)('rejects %s with the one uniform status, linking nothing', async (_name, build) => {
     const { wallet, options } = await build();
-    const link = await startLink(bob);
+    const link = await startLink(scene.bob);
     const posted = await wallet.respond(link.invocationUri, options);
     expect(posted.status).toBe(200);
-    expect(await poll(link, bob)).toEqual({ status: 200, body: REJECTED, cacheControl: 'no-store' });
-    expect((await poll(link, bob)).body).toEqual(REJECTED);
-    expect(await linkedCredentials(bob.userId)).toEqual([]);
+    expect(await poll(link, scene.bob)).toEqual({ status: 200, body: REJECTED, cacheControl: 'no-store' });
+    expect((await poll(link, scene.bob)).body).toEqual(REJECTED);
+    expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
   });
 
   it('rejects a wallet that declines', async () => {
-    const link = await startLink(bob);
+    const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'bob-7');
     const { state, responseUri } = await wallet.receive(link.invocationUri);
     const declined = await postForm(responseUri, new URLSearchParams({ state, error: 'access_denied' }));
     expect(declined).toEqual({ status: 200, body: '' });
-    expect((await poll(link, bob)).body).toEqual(REJECTED);
+    expect((await poll(link, scene.bob)).body).toEqual(REJECTED);
   });
 });
 
 describe('flows that are not this browser’s or no longer open', () => {
   it('refuses another user’s session and a missing or foreign binder, leaving the flow intact', async () => {
-    const link = await startLink(alice);
-    const bobs = await startLink(bob);
+    const link = await startLink(scene.alice);
+    const bobs = await startLink(scene.bob);
     for (const cookies of [
-      `${bob.cookie}; ${link.binderCookie}`,
-      alice.cookie,
-      `${alice.cookie}; ${bobs.binderCookie}`,
-      `${alice.cookie}; ${BINDER_COOKIE}=${'0'.repeat(64)}`,
+      `${scene.bob.cookie}; ${link.binderCookie}`,
+      scene.alice.cookie,
+      `${scene.alice.cookie}; ${bobs.binderCookie}`,
+      `${scene.alice.cookie}; ${BINDER_COOKIE}=${'0'.repeat(64)}`,
     ]) {
-      expect(await poll(link, alice, cookies)).toEqual({
+      expect(await poll(link, scene.alice, cookies)).toEqual({
         status: 404,
         body: NOT_FOUND,
         cacheControl: 'no-store',
       });
     }
-    expect((await poll(link, alice, `${link.binderCookie}`)).status).toBe(401);
+    expect((await poll(link, scene.alice, `${link.binderCookie}`)).status).toBe(401);
     const unknown = { ...link, handle: 'A'.repeat(43) };
-    expect((await poll(unknown, alice)).body).toEqual(NOT_FOUND);
-    expect((await poll(link, alice)).body).toEqual({ status: 'pending' });
+    expect((await poll(unknown, scene.alice)).body).toEqual(NOT_FOUND);
+    expect((await poll(link, scene.alice)).body).toEqual({ status: 'pending' });
   });
 
   it('expires: the wallet can no longer answer and the poll says expired', async () => {
-    const link = await startLink(bob);
+    const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'bob-8');
     const received = await wallet.receive(link.invocationUri);
-    await sql.query(
+    await scene.sql.query(
       `UPDATE wallet.presentation_requests SET expires_at = now() - interval '1 second' WHERE handle = $1`,
       [link.handle],
     );
@@ -116,34 +107,34 @@ describe('flows that are not this browser’s or no longer open', () => {
       new URLSearchParams({ state: received.state, vp_token: await wallet.presentation(received) }),
     );
     expect(late.status).toBe(400);
-    expect((await poll(link, bob)).body).toEqual({
+    expect((await poll(link, scene.bob)).body).toEqual({
       status: 'expired',
       message: 'The request expired. Start again.',
     });
-    expect(await linkedCredentials(bob.userId)).toEqual([]);
+    expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
   });
 });
 
 describe('an answer read too late', () => {
   it('is expired, and its presentation is never verified or linked', async () => {
-    const link = await startLink(bob);
+    const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'bob-10');
     expect((await wallet.respond(link.invocationUri)).status).toBe(200);
-    await sql.query(
+    await scene.sql.query(
       `UPDATE wallet.presentation_requests SET expires_at = now() - interval '2 minutes' WHERE handle = $1`,
       [link.handle],
     );
-    expect((await poll(link, bob)).body).toEqual({
+    expect((await poll(link, scene.bob)).body).toEqual({
       status: 'expired',
       message: 'The request expired. Start again.',
     });
-    expect(await linkedCredentials(bob.userId)).toEqual([]);
+    expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
   });
 });
 
 describe('POST /oid4vp/response', () => {
   it('refuses repeated fields, unknown states and malformed vp_tokens with invalid_request', async () => {
-    const link = await startLink(bob);
+    const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'bob-9');
     const received = await wallet.receive(link.invocationUri);
     const vpToken = await wallet.presentation(received);

@@ -1,7 +1,5 @@
-import type pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postForm } from './test-wallet.js';
-import type { BrowserUser } from './wallet-test-setup.js';
 import { INVALID_CSRF, NOT_FOUND, useWalletLinkScene, walletOf } from './wallet-link-scene.js';
 
 // Spec 4.2 wallet linking and the 4.9 OID4VP transport, end to end through the gateway with a
@@ -9,21 +7,13 @@ import { INVALID_CSRF, NOT_FOUND, useWalletLinkScene, walletOf } from './wallet-
 // object, linking. The scene is wallet-link-scene.ts.
 const scene = await useWalletLinkScene();
 const { context, fixture, startLink, poll, linkedCredentials, leafClientId } = scene;
-let sql: pg.Pool;
-let alice: BrowserUser;
-let bob: BrowserUser;
-let notFoundBody: unknown;
-
-beforeAll(() => {
-  ({ sql, alice, bob, notFoundBody } = scene);
-});
 
 describe('POST /auth/link/wallet', () => {
   it('starts a flow: handle, invocation URI, expiry and a host-only binder cookie', async () => {
     const before = Date.now();
     const response = await fetch(context.url('/auth/link/wallet'), {
       method: 'POST',
-      headers: { cookie: alice.cookie, 'x-csrf-token': alice.csrfToken },
+      headers: { cookie: scene.alice.cookie, 'x-csrf-token': scene.alice.csrfToken },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -47,13 +37,13 @@ describe('POST /auth/link/wallet', () => {
     expect(await noSession.json()).toEqual({ error: 'Unauthorized', statusCode: 401, code: 'UNAUTHORIZED' });
     const unknownSession = await fetch(context.url('/auth/link/wallet'), {
       method: 'POST',
-      headers: { cookie: `__Host-service_session=${'0'.repeat(64)}`, 'x-csrf-token': alice.csrfToken },
+      headers: { cookie: `__Host-service_session=${'0'.repeat(64)}`, 'x-csrf-token': scene.alice.csrfToken },
     });
     expect(unknownSession.status).toBe(401);
-    for (const headers of [{}, { 'x-csrf-token': bob.csrfToken }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'x-csrf-token': scene.bob.csrfToken }] as Record<string, string>[]) {
       const response = await fetch(context.url('/auth/link/wallet'), {
         method: 'POST',
-        headers: { cookie: alice.cookie, ...headers },
+        headers: { cookie: scene.alice.cookie, ...headers },
       });
       expect(response.status).toBe(400);
       expect(response.headers.get('set-cookie')).toBeNull();
@@ -64,7 +54,7 @@ describe('POST /auth/link/wallet', () => {
 
 describe('GET /oid4vp/request/{handle}', () => {
   it('serves the signed request object, again and again, with x5c = leaf + intermediate', async () => {
-    const link = await startLink(alice);
+    const link = await startLink(scene.alice);
     const url = new URL(link.invocationUri).searchParams.get('request_uri')!;
     const first = await fetch(url);
     expect(first.status).toBe(200);
@@ -109,12 +99,12 @@ describe('GET /oid4vp/request/{handle}', () => {
     expect(exp as number).toBeGreaterThan(iat as number);
     // Reading consumed nothing: a wallet may fetch it again, and the flow is still pending.
     expect((await fetch(url)).status).toBe(200);
-    expect((await poll(link, alice)).body).toEqual({ status: 'pending' });
+    expect((await poll(link, scene.alice)).body).toEqual({ status: 'pending' });
   });
 
   it('gives unknown, malformed and expired handles the same bare 404', async () => {
-    const link = await startLink(alice);
-    await sql.query(
+    const link = await startLink(scene.alice);
+    await scene.sql.query(
       `UPDATE wallet.presentation_requests SET expires_at = now() - interval '1 second' WHERE handle = $1`,
       [link.handle],
     );
@@ -123,57 +113,57 @@ describe('GET /oid4vp/request/{handle}', () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual(NOT_FOUND);
     }
-    expect(notFoundBody).toEqual(NOT_FOUND);
+    expect(scene.notFoundBody).toEqual(NOT_FOUND);
   });
 });
 
 describe('linking a wallet credential end to end', () => {
   it('links after a verified presentation; the response is single use; polls stay linked', async () => {
-    const link = await startLink(alice);
+    const link = await startLink(scene.alice);
     const wallet = await walletOf(fixture.issuer, 'alice-subject', 'alice@wallet.example');
     const posted = await wallet.respond(link.invocationUri);
     expect(posted).toMatchObject({ status: 200, body: '' });
     // Correlated but not yet verified: nothing is linked until the outcome is read.
-    expect(await linkedCredentials(alice.userId)).toEqual([]);
+    expect(await linkedCredentials(scene.alice.userId)).toEqual([]);
 
     const replay = await postForm(posted.request.responseUri, posted.form);
     expect(replay.status).toBe(400);
     expect(JSON.parse(replay.body)).toMatchObject({ error: 'invalid_request', statusCode: 400 });
 
-    const outcome = await poll(link, alice);
+    const outcome = await poll(link, scene.alice);
     expect(outcome).toEqual({
       status: 200,
       body: { status: 'linked', message: 'The wallet credential is linked to your account.' },
       cacheControl: 'no-store',
     });
-    expect((await poll(link, alice)).body.status).toBe('linked');
-    expect(await linkedCredentials(alice.userId)).toEqual([
-      { user_id: alice.userId, issuer: 'https://issuer.example', email: 'alice@wallet.example' },
+    expect((await poll(link, scene.alice)).body.status).toBe('linked');
+    expect(await linkedCredentials(scene.alice.userId)).toEqual([
+      { user_id: scene.alice.userId, issuer: 'https://issuer.example', email: 'alice@wallet.example' },
     ]);
     // The answered request is no longer served, and the presentation is not kept.
     expect((await fetch(new URL(link.invocationUri).searchParams.get('request_uri')!)).status).toBe(404);
-    const { rows } = await sql.query(
+    const { rows } = await scene.sql.query(
       `SELECT vp_token, status FROM wallet.presentation_requests WHERE handle = $1`,
       [link.handle],
     );
     expect(rows).toEqual([{ vp_token: null, status: 'linked' }]);
 
     // Linking the same credential again is idempotent for the same user.
-    const again = await startLink(alice);
+    const again = await startLink(scene.alice);
     await wallet.respond(again.invocationUri);
-    expect((await poll(again, alice)).body.status).toBe('linked');
-    expect(await linkedCredentials(alice.userId)).toHaveLength(1);
+    expect((await poll(again, scene.alice)).body.status).toBe('linked');
+    expect(await linkedCredentials(scene.alice.userId)).toHaveLength(1);
   });
 
   it('answers conflict when another account holds the credential, linking nothing', async () => {
-    const link = await startLink(bob);
+    const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'alice-subject');
     await wallet.respond(link.invocationUri);
-    expect((await poll(link, bob)).body).toEqual({
+    expect((await poll(link, scene.bob)).body).toEqual({
       status: 'conflict',
       message: 'This wallet credential is already linked to another account.',
     });
-    expect(await linkedCredentials(bob.userId)).toEqual([]);
-    expect(await linkedCredentials(alice.userId)).toHaveLength(1);
+    expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
+    expect(await linkedCredentials(scene.alice.userId)).toHaveLength(1);
   });
 });
