@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BINDER_COOKIE } from './binder-cookie.js';
 import { postForm, type TestWallet } from './test-wallet.js';
-import { NOT_FOUND, REJECTED, useWalletLinkScene, walletOf } from './wallet-link-scene.js';
+import { EXPIRED, NOT_FOUND, REJECTED, useWalletLinkScene, walletOf } from './wallet-link-scene.js';
 
 // Spec 4.2 wallet linking through the gateway (DECISIONS.md #17-19, #25): presentations that
 // must not be trusted, flows that are not this browser's or no longer open, and malformed
@@ -98,19 +98,13 @@ describe('flows that are not this browser’s or no longer open', () => {
     const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'bob-8');
     const received = await wallet.receive(link.invocationUri);
-    await scene.sql.query(
-      `UPDATE wallet.presentation_requests SET expires_at = now() - interval '1 second' WHERE handle = $1`,
-      [link.handle],
-    );
+    await scene.expireLink(link.handle, 1);
     const late = await postForm(
       received.responseUri,
       new URLSearchParams({ state: received.state, vp_token: await wallet.presentation(received) }),
     );
     expect(late.status).toBe(400);
-    expect((await poll(link, scene.bob)).body).toEqual({
-      status: 'expired',
-      message: 'The request expired. Start again.',
-    });
+    expect((await poll(link, scene.bob)).body).toEqual(EXPIRED);
     expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
   });
 });
@@ -120,14 +114,8 @@ describe('an answer read too late', () => {
     const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'bob-10');
     expect((await wallet.respond(link.invocationUri)).status).toBe(200);
-    await scene.sql.query(
-      `UPDATE wallet.presentation_requests SET expires_at = now() - interval '2 minutes' WHERE handle = $1`,
-      [link.handle],
-    );
-    expect((await poll(link, scene.bob)).body).toEqual({
-      status: 'expired',
-      message: 'The request expired. Start again.',
-    });
+    await scene.expireLink(link.handle, 120);
+    expect((await poll(link, scene.bob)).body).toEqual(EXPIRED);
     expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import {
 export const NOT_FOUND = { error: 'Not found', statusCode: 404, code: 'NOT_FOUND' };
 export const INVALID_CSRF = { error: 'invalid_csrf_token', statusCode: 400, code: 'INVALID_CSRF_TOKEN' };
 export const REJECTED = { status: 'rejected', message: 'The wallet presentation was not accepted.' };
+export const EXPIRED = { status: 'expired', message: 'The request expired. Start again.' };
 
 export interface StartedLink {
   handle: string;
@@ -40,6 +41,8 @@ export interface WalletLinkScene {
     cookies?: string,
   ): Promise<{ status: number; body: Record<string, unknown>; cacheControl: string | null }>;
   linkedCredentials(userId?: string): Promise<unknown[]>;
+  /** Moves a flow's expiry into the past, as the database is the only clock it reads. */
+  expireLink(handle: string, secondsAgo: number): Promise<void>;
   /** OID4VP client_id of the verifier: x509_hash of its leaf certificate. */
   leafClientId(): string;
 }
@@ -54,6 +57,12 @@ export async function useWalletLinkScene(): Promise<WalletLinkScene> {
     startLink: (user) => startLink(context, user),
     poll: (link, user, cookies) => poll(context, link, user, cookies),
     linkedCredentials: (userId) => linkedCredentials(scene.sql, userId),
+    expireLink: async (handle, secondsAgo) => {
+      await scene.sql.query(
+        `UPDATE wallet.presentation_requests SET expires_at = now() - make_interval(secs => $2) WHERE handle = $1`,
+        [handle, secondsAgo],
+      );
+    },
     leafClientId: () =>
       `x509_hash:${createHash('sha256').update(Buffer.from(fixture.chain.leaf, 'base64')).digest('base64url')}`,
   } as WalletLinkScene;

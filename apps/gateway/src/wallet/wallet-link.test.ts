@@ -104,10 +104,7 @@ describe('GET /oid4vp/request/{handle}', () => {
 
   it('gives unknown, malformed and expired handles the same bare 404', async () => {
     const link = await startLink(scene.alice);
-    await scene.sql.query(
-      `UPDATE wallet.presentation_requests SET expires_at = now() - interval '1 second' WHERE handle = $1`,
-      [link.handle],
-    );
+    await scene.expireLink(link.handle, 1);
     for (const handle of [link.handle, 'A'.repeat(43), 'not-a-handle', 'x'.repeat(500)]) {
       const response = await fetch(context.url(`/oid4vp/request/${handle}`));
       expect(response.status).toBe(404);
