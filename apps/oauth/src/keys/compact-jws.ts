@@ -1,4 +1,8 @@
-import { sign, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { SigningThread } from './signing-thread.js';
+
+/** One signing thread per process, started on the first signature (signing-thread.ts). */
+const signingThread = new SigningThread();
 
 /** The JOSE header of every JWT this server signs (DECISIONS.md #11: EdDSA only). */
 export interface EdDsaJwsHeader {
@@ -12,12 +16,12 @@ export interface EdDsaJwsHeader {
  * BASE64URL(UTF8(header)) "." BASE64URL(payload) "." BASE64URL(signature over the first two).
  *
  * Why not jose's SignJWT: jose 6 signs only through WebCrypto, whose promise machinery costs
- * oauth's event loop more per token than the signature itself. crypto.sign with a callback
- * runs the same OpenSSL signature on libuv's threads, as jose 5's Node build (and so
- * node-oidc-provider) does, and leaves the event loop free for the rest of the batch
- * (docs/performance.md #13). Ed25519 signatures are deterministic (RFC 8032 section 5.1.6), so
- * compact-jws.test.ts holds this output byte for byte to jose's CompactSign for the same
- * header, payload and key; everything that reads or verifies a JWS still goes through jose.
+ * oauth's event loop more per token than the signature itself (docs/performance.md #13). The
+ * signature is node:crypto's Ed25519 (OpenSSL), made on the signing thread, which takes the
+ * signatures of a whole burst of tokens in one hand-off (docs/performance.md #16). Ed25519
+ * signatures are deterministic (RFC 8032 section 5.1.6), so compact-jws.test.ts holds this
+ * output byte for byte to jose's CompactSign for the same header, payload and key; everything
+ * that reads or verifies a JWS still goes through jose.
  */
 export async function signCompactJws(
   header: EdDsaJwsHeader,
@@ -28,15 +32,7 @@ export async function signCompactJws(
     throw new TypeError('EdDSA signing needs an Ed25519 private key');
   }
   const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
-  const signature = await signOnThreadPool(Buffer.from(signingInput, 'ascii'), privateKey);
-  return `${signingInput}.${signature.toString('base64url')}`;
-}
-
-/** crypto.sign with a callback runs on libuv's threads; PureEdDSA takes no digest (null). */
-function signOnThreadPool(data: Buffer, privateKey: KeyObject): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    sign(null, data, privateKey, (error, signature) => (error ? reject(error) : resolve(signature)));
-  });
+  return `${signingInput}.${await signingThread.sign(signingInput, privateKey)}`;
 }
 
 function base64url(json: string): string {
