@@ -38,6 +38,7 @@ function describe(result: LoadResult): string {
     .join(', ');
   return (
     `${figures}; cores used: load generator ${cpu.loadGenerator.toFixed(2)}, ` +
-    `servers ${cpu.servers.toFixed(2)} (${servers}), outside ${cpu.outside.toFixed(2)}`
+    `servers ${cpu.servers.toFixed(2)} (${servers}), outside ${cpu.outside.toFixed(2)}, ` +
+    `stolen ${cpu.stolen.toFixed(2)}`
   );
 }

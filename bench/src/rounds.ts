@@ -36,14 +36,18 @@ export async function measureMoreRounds(
 /** One line per round, then the median; returns the round whose ratio is the median one. */
 export function printRounds(rounds: Round[]): Round {
   print();
-  print('round  suite req/s  suite p99 ms  oidc-provider req/s  oidc-provider p99 ms  ratio');
+  print(
+    'round  suite req/s  suite p99 ms  suite stolen  oidc-provider req/s  oidc-provider p99 ms  oidc-provider stolen  ratio',
+  );
   rounds.forEach((round, index) => {
     const cells = [
       String(index + 1).padEnd(5),
       round.ours.requestsPerSecond.toFixed(0).padStart(11),
       String(round.ours.p99).padStart(12),
+      stolen(round.ours).padStart(12),
       round.reference.requestsPerSecond.toFixed(0).padStart(19),
       String(round.reference.p99).padStart(20),
+      stolen(round.reference).padStart(20),
       ratioOf(round).toFixed(2).padStart(5),
     ];
     print(cells.join('  '));
@@ -54,6 +58,11 @@ export function printRounds(rounds: Round[]): Round {
   const which = rounds.length % 2 === 0 ? 'the lower of the two medians' : 'the median';
   print(`ratios in order: ${ratios}; the verdict below is round ${rounds.indexOf(median) + 1}'s (${which})`);
   return median;
+}
+
+/** Cores the hypervisor took during the run (cpu-usage.ts), when /proc could be read. */
+function stolen(result: Round['ours']): string {
+  return result.cpu ? result.cpu.stolen.toFixed(2) : '-';
 }
 
 function ratioOf(round: Round): number {

@@ -8,12 +8,19 @@ export interface CpuUse {
   servers: number;
   /** The same, per process: `gateway`, `oauth`, ... or `oidc-provider`. */
   byServer: Record<string, number>;
-  /** Everything else: other users of the machine, and PostgreSQL and Redis. */
+  /** Everything else on this machine: other users of it, and PostgreSQL and Redis. */
   outside: number;
+  /**
+   * Time the hypervisor ran other guests while this one wanted the CPU (steal, /proc/stat's
+   * eighth field): cores this run did not get. On a shared virtual machine it moves from one
+   * minute to the next and slows whichever server is being measured.
+   */
+  stolen: number;
 }
 
 interface Snapshot {
   machineBusy: number;
+  machineStolen: number;
   machineTotal: number;
   self: number;
   descendants: number;
@@ -27,7 +34,13 @@ export function cpuSnapshot(): Snapshot | undefined {
     const ticks = fields.map(Number);
     const machineTotal = ticks.reduce((sum, value) => sum + value, 0);
     const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
-    return { machineBusy: machineTotal - idle, machineTotal, ...processTreeTicks(process.pid) };
+    const stolen = ticks[7] ?? 0;
+    return {
+      machineBusy: machineTotal - idle - stolen,
+      machineStolen: stolen,
+      machineTotal,
+      ...processTreeTicks(process.pid),
+    };
   } catch {
     return undefined;
   }
@@ -48,7 +61,8 @@ export function cpuUse(
   const byServer = Object.fromEntries(
     [...after.byName].map(([name, ticks]) => [name, (ticks - (before.byName.get(name) ?? 0)) / ticksPerCore]),
   );
-  return { loadGenerator, servers, byServer, outside: Math.max(0, busy - loadGenerator - servers) };
+  const stolen = (after.machineStolen - before.machineStolen) / ticksPerCore;
+  return { loadGenerator, servers, byServer, outside: Math.max(0, busy - loadGenerator - servers), stolen };
 }
 
 /**
@@ -56,7 +70,7 @@ export function cpuUse(
  * run they are measured in). The launcher detaches its children into process groups of their
  * own, but they stay its children.
  */
-function processTreeTicks(root: number): Omit<Snapshot, 'machineBusy' | 'machineTotal'> {
+function processTreeTicks(root: number): Omit<Snapshot, 'machineBusy' | 'machineStolen' | 'machineTotal'> {
   const children = new Map<number, number[]>();
   const ticks = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {

@@ -30,6 +30,7 @@ export function printTable(outcomes: ScenarioOutcome[]): void {
     'load gen cores',
     'server cores',
     'other cores',
+    'stolen cores',
     'server CPU ms/req',
   ];
   const rows = outcomes.map(({ scenario, server, result, skipped }) =>
@@ -114,12 +115,13 @@ export function printProfiles(profiles: ProcessProfile[], top: number): void {
 
 /** Cores used, and the servers' CPU per request: what the machine's two cores are spent on. */
 function cpuColumns({ cpu, requestsPerSecond }: LoadResult): string[] {
-  if (!cpu) return ['-', '-', '-', '-'];
+  if (!cpu) return ['-', '-', '-', '-', '-'];
   const perRequest = requestsPerSecond > 0 ? (cpu.servers / requestsPerSecond) * 1000 : 0;
   return [
     cpu.loadGenerator.toFixed(2),
     cpu.servers.toFixed(2),
     cpu.outside.toFixed(2),
+    cpu.stolen.toFixed(2),
     perRequest.toFixed(3),
   ];
 }
