@@ -46,6 +46,16 @@ describe('SigningThread', () => {
     expect(alsoGood).toEqual({ status: 'fulfilled', value: expected('c.d', second) });
   });
 
+  it('fails a burst whose key cannot be handed over, and keeps signing the next ones', async () => {
+    thread = new SigningThread();
+    const notCloneable = { sign: () => 'not a KeyObject' } as unknown as KeyObject;
+    const burst = await Promise.allSettled([thread.sign('a.b', first), thread.sign('a.b', notCloneable)]);
+    expect(burst.map(({ status }) => status)).toEqual(['rejected', 'rejected']);
+    expect((burst[0] as PromiseRejectedResult).reason).toBeInstanceOf(SigningThreadError);
+    // `first` did not reach the thread with that message: it is handed over again.
+    expect(await thread.sign('c.d', first)).toBe(expected('c.d', first));
+  });
+
   it('rejects what is in flight when the thread stops, then signs on a new thread', async () => {
     thread = new SigningThread();
     expect(await thread.sign('warm.up', first)).toBe(expected('warm.up', first));

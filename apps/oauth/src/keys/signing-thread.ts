@@ -93,7 +93,21 @@ export class SigningThread {
     const requests = this.queue;
     this.queue = [];
     if (requests.length === 0) return;
-    const worker = this.thread();
+    let worker: Worker;
+    try {
+      worker = this.thread();
+    } catch (error) {
+      // No thread could be started (out of memory or threads): these signatures fail, the
+      // next turn tries again.
+      const failure = new SigningThreadError(`No signing thread: ${(error as Error).message}`);
+      for (const request of requests) request.reject(failure);
+      return;
+    }
+    this.handOver(worker, requests);
+  }
+
+  /** One message for the burst: the keys this thread does not hold yet, then the inputs. */
+  private handOver(worker: Worker, requests: SignatureRequest[]): void {
     const newKeys: [number, KeyObject][] = [];
     const keyIds = requests.map(({ key }) => {
       const id = this.keyIdOf(key);
@@ -105,7 +119,15 @@ export class SigningThread {
     });
     const batch = this.nextBatch++;
     this.inFlight.set(batch, requests);
-    worker.postMessage({ batch, newKeys, keyIds, inputs: requests.map(({ input }) => input) });
+    try {
+      worker.postMessage({ batch, newKeys, keyIds, inputs: requests.map(({ input }) => input) });
+    } catch (error) {
+      // Nothing was sent (a key that cannot be cloned), so the thread holds none of its keys.
+      this.inFlight.delete(batch);
+      for (const [id] of newKeys) this.keysSent.delete(id);
+      const failure = new SigningThreadError(`Signatures not handed over: ${(error as Error).message}`);
+      for (const request of requests) request.reject(failure);
+    }
   }
 
   private keyIdOf(key: KeyObject): number {
