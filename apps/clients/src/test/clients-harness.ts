@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
-import { serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
+import { openTestPool, serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import { buildClientsApp, loadClientsEnv } from '../app.js';
 import { invalidationChannel } from '../invalidation/client-invalidations.js';
 
@@ -30,7 +30,7 @@ export async function startClients(
   });
   const running = await startService(await buildClientsApp({ env, logger: testLogger() }), '127.0.0.1', 0);
   const channel = new GrpcChannel(`127.0.0.1:${running.grpcPort}`);
-  const sql = new pg.Pool({ connectionString: environment.databaseUrl, max: 2 });
+  const sql = openTestPool(environment.databaseUrl, 2);
   const subscriber = new Redis(environment.redisUrl);
   const invalidations: ClientsHarness['invalidations'] = [];
   subscriber.on('message', (_channel, message: string) => invalidations.push(JSON.parse(message)));

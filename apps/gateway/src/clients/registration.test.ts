@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { keyedHash } from '@authz/shared/crypto';
-import pg from 'pg';
+import { openTestPool } from '@authz/shared/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSuite } from '../test/use-suite.js';
 import { call, REDIRECT_URI_MESSAGE } from './test-helpers.js';
@@ -15,7 +16,7 @@ const context = useSuite({
 let sql: pg.Pool;
 
 beforeAll(() => {
-  sql = new pg.Pool({ connectionString: context.databaseUrl, max: 2 });
+  sql = openTestPool(context.databaseUrl, 2);
 });
 afterAll(() => sql?.end());
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { TestEnvironment } from '@authz/shared/testing';
-import pg from 'pg';
+import { openTestPool, type TestEnvironment } from '@authz/shared/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import type { Suite } from '../test/suite.js';
 import { useSuite } from '../test/use-suite.js';
@@ -40,7 +40,7 @@ export function useDevelopers(
   let developers: [Developer, Developer] | undefined;
 
   beforeAll(async () => {
-    sql = new pg.Pool({ connectionString: context.databaseUrl, max: 2 });
+    sql = openTestPool(context.databaseUrl, 2);
     developers = await Promise.all([newDeveloper(context.suite), newDeveloper(context.suite)]);
   });
 

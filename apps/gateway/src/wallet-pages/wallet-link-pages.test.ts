@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { openTestPool } from '@authz/shared/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   INVALID_CSRF,
@@ -30,7 +31,7 @@ const REFUSAL_HEADING = 'This wallet request cannot be used';
 
 beforeAll(async () => {
   base = flow.suite.baseUrl;
-  sql = new pg.Pool({ connectionString: flow.databaseUrl, max: 2 });
+  sql = openTestPool(flow.databaseUrl, 2);
   [alice, bob] = await Promise.all([newUser(flow), newUser(flow)]);
   aliceBrowser = new TestBrowser();
   bobBrowser = new TestBrowser();

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { openTestPool } from '@authz/shared/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useSuite } from '../test/use-suite.js';
 import { createWalletFixture, signedInBrowser, type BrowserUser } from './wallet-test-setup.js';
@@ -16,7 +17,7 @@ let sql: pg.Pool;
 
 beforeAll(async () => {
   alice = await signedInBrowser(context.suite.oauthEnv.IDENTITY_GRPC_URL!, 'alice@example.com');
-  sql = new pg.Pool({ connectionString: context.databaseUrl, max: 1 });
+  sql = openTestPool(context.databaseUrl, 1);
 });
 afterAll(async () => {
   await sql?.end();

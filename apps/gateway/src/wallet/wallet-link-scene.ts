@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import { openTestPool } from '@authz/shared/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { useSuite, type SuiteContext } from '../test/use-suite.js';
 import { BINDER_COOKIE } from './binder-cookie.js';
@@ -67,7 +68,7 @@ export async function useWalletLinkScene(): Promise<WalletLinkScene> {
       `x509_hash:${createHash('sha256').update(Buffer.from(fixture.chain.leaf, 'base64')).digest('base64url')}`,
   } as WalletLinkScene;
   beforeAll(async () => {
-    scene.sql = new pg.Pool({ connectionString: context.databaseUrl, max: 2 });
+    scene.sql = openTestPool(context.databaseUrl, 2);
     const identityUrl = context.suite.oauthEnv.IDENTITY_GRPC_URL!;
     [scene.alice, scene.bob] = await Promise.all([
       signedInBrowser(identityUrl, 'alice@example.com'),

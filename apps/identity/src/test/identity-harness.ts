@@ -1,10 +1,10 @@
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
-import { serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
+import { openTestPool, serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import { buildIdentityApp, loadIdentityEnv } from '../app.js';
 import { MAIL_QUEUE_NAME, mailQueuePrefix } from '../outbox/mail-queue.js';
 
@@ -34,7 +34,7 @@ export async function startIdentity(
   });
   const running = await startService(await buildIdentityApp({ env, logger: testLogger() }), '127.0.0.1', 0);
   const channel = new GrpcChannel(`127.0.0.1:${running.grpcPort}`);
-  const sql = new pg.Pool({ connectionString: environment.databaseUrl, max: 2 });
+  const sql = openTestPool(environment.databaseUrl, 2);
   const connection = new Redis(environment.redisUrl, { maxRetriesPerRequest: null });
   const mailQueue = new Queue(MAIL_QUEUE_NAME, {
     connection,

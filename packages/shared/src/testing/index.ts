@@ -5,6 +5,7 @@ export {
   DEFAULT_REDIS_URL,
   baseDatabaseUrl,
   databaseUrl,
+  openTestPool,
   testRedisUrl,
 } from './connection.js';
 export { cleanupRedisPrefix, createRedisTestPrefix } from './redis-prefix.js';
