@@ -37,7 +37,7 @@ interface BatchAnswer {
   signatures: (string | { error: string })[];
 }
 
-/** The signing thread is gone (stopped, or it failed): what was in flight is not signed. */
+/** A signature was not made: its key could not sign or be handed over, or the thread ended. */
 export class SigningThreadError extends Error {
   override name = 'SigningThreadError';
 }
