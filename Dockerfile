@@ -23,6 +23,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 # Download every package from the lockfile alone: this layer survives source-only changes.
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc package.json ./
+# The lockfile's patched dependencies (patchedDependencies in pnpm-workspace.yaml).
+COPY patches ./patches
 RUN pnpm fetch --frozen-lockfile
 COPY . .
 # Installs and runs `generate` (protobuf, Prisma), then builds every package through turbo.
