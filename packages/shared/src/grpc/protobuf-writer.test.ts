@@ -1,9 +1,5 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import {
-  BatchedStatusSchema,
-  CallResponseSchema,
-  type BatchedOutcome,
-} from '@authz/proto/rpc/v1/batch';
+import { BatchedStatusSchema, CallResponseSchema, type BatchedOutcome } from '@authz/proto/rpc/v1/batch';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -24,7 +20,9 @@ function responseOutcome(size: number, fill: number): BatchedOutcome {
 describe('toBinary with a kept writer', () => {
   it('writes the wire bytes of the message, after larger messages too', () => {
     expect([...toBinary(BatchedStatusSchema, status(5, 'x'))]).toEqual(SMALL_STATUS_BYTES);
-    const large = create(CallResponseSchema, { outcomes: [responseOutcome(20_000, 7), responseOutcome(300, 9)] });
+    const large = create(CallResponseSchema, {
+      outcomes: [responseOutcome(20_000, 7), responseOutcome(300, 9)],
+    });
     const decoded = fromBinary(CallResponseSchema, toBinary(CallResponseSchema, large));
     expect(decoded.outcomes.map(({ outcome }) => outcome.value)).toEqual([
       new Uint8Array(20_000).fill(7),
@@ -44,7 +42,10 @@ describe('toBinary with a kept writer', () => {
   it('encodes the next message whole after one that failed half-way', () => {
     // The first outcome is written before the second one's int32 fails.
     const failing = create(CallResponseSchema, {
-      outcomes: [responseOutcome(500, 1), { outcome: { case: 'status', value: status(1.5, 'not an int32') } }],
+      outcomes: [
+        responseOutcome(500, 1),
+        { outcome: { case: 'status', value: status(1.5, 'not an int32') } },
+      ],
     });
     expect(() => toBinary(CallResponseSchema, failing)).toThrow('invalid int32: 1.5');
     expect([...toBinary(BatchedStatusSchema, status(5, 'x'))]).toEqual(SMALL_STATUS_BYTES);
