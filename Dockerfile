@@ -8,7 +8,7 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 # pnpm pinned to the root packageManager field; corepack's signature check fails on some
-# registries (ARCHITECTURE.md), npm does not.
+# registries (docs/architecture.md), npm does not.
 ENV PNPM_HOME=/pnpm \
     PATH=/pnpm:$PATH \
     CI=true \

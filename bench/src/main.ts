@@ -4,7 +4,7 @@ import { print } from './report/report.js';
 import { Teardown } from './teardown.js';
 
 /**
- * `pnpm bench` (CONTRACT.md): process wiring only. Ctrl-C stops the load and everything started;
+ * `pnpm bench` (docs/contract.md): process wiring only. Ctrl-C stops the load and everything started;
  * a second Ctrl-C kills what is still running.
  */
 function readEnv(): BenchEnv {

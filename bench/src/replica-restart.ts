@@ -12,7 +12,7 @@ const RESTART_TIMEOUT_MS = 120_000;
 
 /**
  * The client_credentials load while the launcher restarts every oauth replica one at a time
- * (DECISIONS.md #26, #27; docs/operations.md "Running two oauth replicas"): a replica stopping
+ * (docs/decisions.md #26, #27; docs/operations.md "Running two oauth replicas"): a replica stopping
  * gracefully drains its calls and refuses new ones before any handler runs, so the gateway
  * moves them to another replica and no request may fail. The load runs from before the first
  * stop until after the last replica is back.

@@ -7,7 +7,7 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import { createClientInvalidations, type ClientInvalidations } from './invalidation/client-invalidations.js';
 import { DYNAMIC_GRANT_TYPES, JWT_BEARER_GRANT } from './registration/registration-metadata.js';
 
-/** Everything the features need, built once per app (CONVENTIONS.md #6). */
+/** Everything the features need, built once per app (docs/conventions.md #6). */
 export interface ClientsRegistry {
   prisma: PrismaClient;
   /** Keys carry the service's REDIS_KEY_PREFIX (ioredis keyPrefix). */
@@ -16,9 +16,9 @@ export interface ClientsRegistry {
   secretHashKey: Buffer;
   /** RFC 7523 section 3: the audiences a client assertion may name. */
   assertionAudiences: readonly string[];
-  /** DECISIONS.md #1: the single realm's allowed-scopes policy (docs/clients.md #3). */
+  /** docs/decisions.md #1: the single realm's allowed-scopes policy (docs/clients.md #3). */
   realmAllowedScopes: ReadonlySet<string>;
-  /** Spec 5: the scopes a dynamically registered client may hold, in configured order. */
+  /** interface.md 5: the scopes a dynamically registered client may hold, in configured order. */
   dynamicRegistrationScopes: readonly string[];
   /** What dynamic registration may grant: jwt-bearer only while ENTERPRISE_ASSERTION_ENABLED. */
   registrationGrantTypes: readonly string[];

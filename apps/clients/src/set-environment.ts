@@ -1,4 +1,4 @@
-// Operator command (DECISIONS.md #14):
+// Operator command (docs/decisions.md #14):
 //   node apps/clients/dist/set-environment.js <clientId> <development|staging|production|unset>
 // with DATABASE_URL and REDIS_URL set (REDIS_KEY_PREFIX optional). Leaving development revokes
 // the client's API keys; caches are told through the invalidation channel (docs/clients.md).

@@ -64,7 +64,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
     http: { headersTimeout: env.http.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     genReqId: (request) => requestIdFrom(request.headers),
     childLoggerFactory: lazyChildLoggerFactory,
-    // Spec section 7: one detail per rejected field, so report every field, not the first.
+    // interface.md 7: one detail per rejected field, so report every field, not the first.
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler(await securityHeaders()),
@@ -130,7 +130,7 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
 
 /**
  * Request log lines carry the path only: query strings hold verification tokens, codes and
- * handles, which never belong in logs (CONVENTIONS.md #10).
+ * handles, which never belong in logs (docs/conventions.md #10).
  */
 function serializeRequest(request: { id: string; method: string; url: string; ip?: string }) {
   return { id: request.id, method: request.method, path: request.url.split('?')[0], ip: request.ip };

@@ -8,7 +8,7 @@ import { createPasswordHasher, type PasswordHasher } from './passwords/password-
 import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { ResendLimits } from './verification/resend-limits.js';
 
-/** Everything the features need, built once per app (CONVENTIONS.md #6). */
+/** Everything the features need, built once per app (docs/conventions.md #6). */
 export interface IdentityRegistry {
   prisma: PrismaClient;
   redis: Redis;

@@ -32,7 +32,7 @@ export async function buildWalletBridgeApp({ env, logger }: WalletBridgeDeps): P
     database: databaseDependency(prisma, database),
     cache: redisDependency(redis),
   });
-  // DECISIONS.md #6: identity is the only service wallet-bridge calls.
+  // docs/decisions.md #6: identity is the only service wallet-bridge calls.
   const identityChannel = new GrpcChannel(env.services.identity);
   const registry: WalletBridgeRegistry = {
     prisma,

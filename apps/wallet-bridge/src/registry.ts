@@ -5,7 +5,7 @@ import type { Logger } from '@authz/shared/logger';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { WalletConfig } from './verifier/wallet-config.js';
 
-/** Everything the features need, built once per app (CONVENTIONS.md #6). */
+/** Everything the features need, built once per app (docs/conventions.md #6). */
 export interface WalletBridgeRegistry {
   prisma: PrismaClient;
   identity: ServiceClient<typeof IdentityService>;
@@ -15,7 +15,7 @@ export interface WalletBridgeRegistry {
   wallet: WalletConfig | undefined;
 }
 
-/** DECISIONS.md #25: while off or unusable, every wallet operation is NotFoundError, checked first. */
+/** docs/decisions.md #25: while off or unusable, every wallet operation is NotFoundError, checked first. */
 export function requireWallet(registry: Pick<WalletBridgeRegistry, 'wallet'>): WalletConfig {
   if (!registry.wallet) throw new NotFoundError({ detail: 'wallet federation is off' });
   return registry.wallet;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { OPT_IN_SCENARIOS, SCENARIO_NAMES, type ScenarioName } from '../scenario-names.js';
 
-/** The same servers `pnpm test` uses (CONTRACT.md): the bench creates its own database there. */
+/** The same servers `pnpm test` uses (docs/contract.md): the bench creates its own database there. */
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 

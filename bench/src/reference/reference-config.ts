@@ -6,7 +6,7 @@ export interface ReferenceClient {
   clientSecret: string;
 }
 
-/** The audience of its tokens; the suite's client_credentials tokens name the client (spec 2.5). */
+/** The audience of its tokens; the suite's client_credentials tokens name the client (interface.md 2.5). */
 export const REFERENCE_RESOURCE = 'urn:authz:bench:api';
 
 /**

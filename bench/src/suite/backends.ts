@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** The suite's own database on the shared server, as the test harness does (CONVENTIONS.md #11). */
+/** The suite's own database on the shared server, as the test harness does (docs/conventions.md #11). */
 export const BENCH_DATABASE = 'authz_bench';
 
 export interface BenchDatabase {

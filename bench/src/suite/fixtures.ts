@@ -12,7 +12,7 @@ export const CLIENT_CREDENTIALS_BODY = 'grant_type=client_credentials&scope=prof
 
 /**
  * What a developer does before any machine traffic: register, sign in, create a
- * client_credentials client (spec 4.7), then one token request to check it works.
+ * client_credentials client (interface.md 4.7), then one token request to check it works.
  */
 export async function createMachineClient(baseUrl: string): Promise<MachineClient> {
   const email = `bench-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;

@@ -15,7 +15,7 @@ beforeAll(() => {
   };
 });
 
-/** CONTRACT.md "Environment", one name per variable. */
+/** docs/contract.md "Environment", one name per variable. */
 const CONTRACT_VARIABLES = [
   'PORT',
   'HOST',
@@ -84,7 +84,7 @@ describe.each(Object.keys(KUSTOMIZATIONS) as KustomizationName[])(
     const environment = (app: string, secrets?: Record<string, string>) =>
       containerEnvironment(manifests(), manifests().container(manifests().deployment(app)), secrets);
 
-    it('carries every CONTRACT.md variable, secrets in the Secret only', () => {
+    it('carries every docs/contract.md variable, secrets in the Secret only', () => {
       const deployed = CONTRACT_VARIABLES.filter((variable) => !NEVER_DEPLOYED.includes(variable));
       const inConfig = deployed.filter((variable) => variable in config());
       const inSecret = deployed.filter((variable) => variable in secret());
@@ -142,7 +142,7 @@ describe.each(Object.keys(KUSTOMIZATIONS) as KustomizationName[])(
       }
     });
 
-    it('dials each service by the fully qualified name of its headless Service (DECISIONS.md #26)', () => {
+    it('dials each service by the fully qualified name of its headless Service (docs/decisions.md #26)', () => {
       const namespace = manifests().of('Namespace')[0]!.metadata.name;
       for (const app of APPS) {
         const loaded = ENV_LOADERS[app]!(environment(app, TEST_SECRETS).env);

@@ -70,7 +70,7 @@ describe.each(Object.keys(KUSTOMIZATIONS) as KustomizationName[])('infra/k8s/%s 
       ).toBe(true);
   });
 
-  it('connect gRPC callers to callees exactly along the call graph (DECISIONS.md #6)', () => {
+  it('connect gRPC callers to callees exactly along the call graph (docs/decisions.md #6)', () => {
     const allowed: string[] = [];
     for (const caller of pods(manifests()))
       for (const callee of APPS) {

@@ -3,7 +3,7 @@ import { say } from './log.js';
 import { Suite } from './suite.js';
 
 /**
- * `pnpm start`: the whole suite on one machine (CONTRACT.md). Exits 0 after a clean stop on
+ * `pnpm start`: the whole suite on one machine (docs/contract.md). Exits 0 after a clean stop on
  * SIGINT/SIGTERM/SIGHUP, non-zero when it cannot start or a child dies on its own.
  */
 function readConfig(): LauncherConfig {

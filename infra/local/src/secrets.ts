@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
 
-/** Required by identity, oauth, clients and wallet-bridge (CONTRACT.md): 32 bytes as 64 hex. */
+/** Required by identity, oauth, clients and wallet-bridge (docs/contract.md): 32 bytes as 64 hex. */
 export const SERVICE_SECRETS = ['KEY_ENCRYPTION_KEY', 'SECRET_HASH_KEY'] as const;
 /** Passwords of the embedded PostgreSQL and Redis, so other local users cannot connect. */
 export const EMBEDDED_SECRETS = ['EMBEDDED_POSTGRES_PASSWORD', 'EMBEDDED_REDIS_PASSWORD'] as const;

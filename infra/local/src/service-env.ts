@@ -42,7 +42,7 @@ export function oauthReplicaPorts(
 }
 
 /**
- * DECISIONS.md #26 on one machine: the callers' channel balances round-robin over every
+ * docs/decisions.md #26 on one machine: the callers' channel balances round-robin over every
  * replica, which grpc-js takes as one `ipv4:` target listing each address.
  */
 function oauthTarget(config: LauncherConfig, firstPort: number): string {

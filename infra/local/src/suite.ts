@@ -93,7 +93,7 @@ export class Suite {
   }
 
   private async migrate(env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<void> {
-    // In sequence: each takes the same advisory lock anyway (PRISMA.md), and logs stay readable.
+    // In sequence: each takes the same advisory lock anyway (docs/prisma.md), and logs stay readable.
     for (const { name } of DATA_OWNING_SERVICES) {
       signal.throwIfAborted();
       this.migration = this.spawn(`${name}:migrate`, appEntry(this.config.root, name, 'migrate'), env);

@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ApiKeySchema } from '@authz/proto/clients/v1/clients';
 import type { ApiKey } from '../generated/prisma/client.js';
 
-/** Spec 2.4 view, masked: the OAuth client id, never the hash or the key. */
+/** interface.md 2.4 view, masked: the OAuth client id, never the hash or the key. */
 export function toApiKeyMessage(key: ApiKey, oauthClientId: string): MessageInitShape<typeof ApiKeySchema> {
   return {
     id: key.id,

@@ -12,7 +12,7 @@ export type ApiKeyDeps = Pick<ClientsRegistry, 'prisma' | 'secretHashKey' | 'inv
 const KEY_PREFIX = 'ak_';
 const MASKED_PREFIX_LENGTH = 11;
 
-/** Spec 4.8 POST: development clients only (DECISIONS.md #14, #15); the key is shown once. */
+/** interface.md 4.8 POST: development clients only (docs/decisions.md #14, #15); the key is shown once. */
 export async function createApiKey(
   deps: ApiKeyDeps,
   ref: ClientRef | undefined,
@@ -41,7 +41,7 @@ export async function createApiKey(
   return { client, apiKey, key };
 }
 
-/** Spec 4.8 GET: every key of the client, revoked ones included, oldest first. */
+/** interface.md 4.8 GET: every key of the client, revoked ones included, oldest first. */
 export async function listApiKeys(
   deps: Pick<ApiKeyDeps, 'prisma'>,
   ref: ClientRef | undefined,
@@ -55,7 +55,7 @@ export async function listApiKeys(
 }
 
 /**
- * Spec 3 / 4.8 DELETE: revokedAt is set once (a conditional update, so concurrent calls agree)
+ * interface.md 3 / 4.8 DELETE: revokedAt is set once (a conditional update, so concurrent calls agree)
  * and the row kept; repeating answers the same revoked key.
  */
 export async function revokeApiKey(

@@ -3,7 +3,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
 
-// Spec 5 client authentication over real gRPC, Postgres and Redis.
+// interface.md 5 client authentication over real gRPC, Postgres and Redis.
 const environment = useTestEnvironment();
 let clients: ClientsHarness;
 
@@ -37,7 +37,7 @@ type Request = Parameters<ClientsHarness['client']['authenticateClient']>[0];
 async function expectRejected(request: Request) {
   const error = await rejection(clients.client.authenticateClient(request));
   expect(error).toBeInstanceOf(InvalidClientError);
-  // DECISIONS.md #21: the bare token, no description.
+  // docs/decisions.md #21: the bare token, no description.
   expect(toOAuthWire(error as InvalidClientError)).toEqual({
     error: 'invalid_client',
     code: 'INVALID_CLIENT',

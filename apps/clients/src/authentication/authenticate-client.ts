@@ -25,8 +25,8 @@ export interface Authenticated {
 }
 
 /**
- * Spec 5 client authentication. Every failure is the same bare invalid_client
- * (DECISIONS.md #21): nothing tells an unknown client from a wrong secret. The one exception
+ * interface.md 5 client authentication. Every failure is the same bare invalid_client
+ * (docs/decisions.md #21): nothing tells an unknown client from a wrong secret. The one exception
  * is a client metadata document that cannot stand for a client: its problem is public and
  * the spec (7, "Other rules") asks for an error_description. Nothing is written here; the
  * caller reports uses with RecordClientUsage (coalesced lastUsedAt).
@@ -107,7 +107,7 @@ type SecretHolder = Pick<
   'id' | 'environment' | 'tokenEndpointAuthMethod' | 'secretHash'
 >;
 
-// The registered secret, by the registered method only; or an API key (DECISIONS.md #15),
+// The registered secret, by the registered method only; or an API key (docs/decisions.md #15),
 // accepted in Basic or the body alike.
 async function matchSecret(
   deps: AuthenticationDeps,
@@ -124,7 +124,7 @@ async function matchSecret(
   return apiKeyId ? { apiKeyId } : undefined;
 }
 
-// DECISIONS.md #14, #15: a live API key of a development client, for client_credentials only.
+// docs/decisions.md #14, #15: a live API key of a development client, for client_credentials only.
 // Its id is returned for the caller's coalesced usage report; nothing is written here.
 async function matchingApiKeyId(
   deps: AuthenticationDeps,

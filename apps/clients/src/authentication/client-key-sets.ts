@@ -2,7 +2,7 @@ import { remoteKeySets, type OutboundPolicy } from '@authz/shared/outbound';
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import type { AuthenticatableClient } from './authenticatable-client.js';
 
-/** The public keys a private_key_jwt client signs its assertions with (DECISIONS.md #16). */
+/** The public keys a private_key_jwt client signs its assertions with (docs/decisions.md #16). */
 export interface ClientKeySets {
   /** Undefined when the client registered no usable key set. */
   forClient(client: Pick<AuthenticatableClient, 'jwks' | 'jwksUri'>): JWTVerifyGetKey | undefined;

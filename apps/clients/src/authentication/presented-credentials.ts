@@ -2,7 +2,7 @@ import { CLIENT_ASSERTION_TYPE } from '@authz/shared/protocol';
 import { InvalidClientError } from '@authz/shared/errors';
 import { decodeJwt } from 'jose';
 
-/** What the endpoint received (spec 5); Basic is already Base64- and form-decoded. */
+/** What the endpoint received (interface.md 5); Basic is already Base64- and form-decoded. */
 export interface PresentedCredentials {
   bodyClientId?: string;
   bodyClientSecret?: string;
@@ -10,9 +10,9 @@ export interface PresentedCredentials {
   /** RFC 7523 section 2.2, from the form body. */
   clientAssertionType?: string;
   clientAssertion?: string;
-  /** The grant asked for: API keys count only for client_credentials (DECISIONS.md #15). */
+  /** The grant asked for: API keys count only for client_credentials (docs/decisions.md #15). */
   grantType: string;
-  /** Introspection and revocation: client_secret_basic and client_secret_post only (spec 5). */
+  /** Introspection and revocation: client_secret_basic and client_secret_post only (interface.md 5). */
   sharedSecretOnly?: boolean;
 }
 
@@ -23,9 +23,9 @@ export type Presented =
   | { method: 'private_key_jwt'; clientId: string; assertion: string };
 
 /**
- * RFC 6749 section 2.3: a client uses one authentication method per request. Spec 5: the
+ * RFC 6749 section 2.3: a client uses one authentication method per request. interface.md 5: the
  * Basic header wins over body credentials, and a body client_id naming another client fails.
- * Every refusal is the same bare invalid_client (DECISIONS.md #21).
+ * Every refusal is the same bare invalid_client (docs/decisions.md #21).
  */
 export function readPresentedCredentials(credentials: PresentedCredentials): Presented {
   const presented = presentedMethod(credentials);
@@ -41,7 +41,7 @@ export function readPresentedCredentials(credentials: PresentedCredentials): Pre
 
 function presentedMethod(credentials: PresentedCredentials): Presented {
   const { basic, bodyClientId, bodyClientSecret } = credentials;
-  // Spec 5: the header wins; body credentials (secret or assertion) are then ignored.
+  // interface.md 5: the header wins; body credentials (secret or assertion) are then ignored.
   if (basic) {
     if (bodyClientId !== undefined && bodyClientId !== basic.clientId) throw rejected('client_id mismatch');
     return { method: 'client_secret_basic', clientId: basic.clientId, secret: basic.clientSecret };

@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
 
-// DECISIONS.md #16: jwks_uri fetching has the protections of CIMD. Loopback is not allowed
+// docs/decisions.md #16: jwks_uri fetching has the protections of CIMD. Loopback is not allowed
 // here (CIMD_ALLOW_INSECURE_LOOPBACK off), so a key set on 127.0.0.1 is never fetched.
 const environment = useTestEnvironment();
 let clients: ClientsHarness;

@@ -16,7 +16,7 @@ const MAX_ASSERTION_LIFETIME_SECONDS = 300;
  * RFC 7523 section 3 (with RFC 7521 section 5.2): the assertion is signed by one of the
  * client's registered keys with an asymmetric algorithm; iss = sub = client_id; aud names this
  * issuer or its token endpoint; exp is present, not past and at most five minutes ahead; a
- * jti is present and used once. Any failure is the bare invalid_client (DECISIONS.md #21).
+ * jti is present and used once. Any failure is the bare invalid_client (docs/decisions.md #21).
  */
 export async function verifyClientAssertion(
   deps: AssertionDeps,

@@ -20,7 +20,7 @@ const CIMD_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 /**
  * draft-ietf-oauth-client-id-metadata-document section 4: the document is RFC 7591 client
  * metadata whose client_id equals the URL it came from. Defaults are those of a public
- * browser client; scopes are capped like dynamic registration (spec 5).
+ * browser client; scopes are capped like dynamic registration (interface.md 5).
  */
 export function clientFromMetadataDocument(
   url: string,
@@ -71,7 +71,7 @@ export function clientFromMetadataDocument(
   };
 }
 
-// Spec 7 "Other rules": a document that is not JSON is invalid_client with a description.
+// interface.md 7 "Other rules": a document that is not JSON is invalid_client with a description.
 function parseDocument(body: Buffer): Record<string, unknown> {
   let parsed: unknown;
   try {

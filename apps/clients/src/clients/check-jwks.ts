@@ -1,4 +1,4 @@
-// DECISIONS.md #16: private_key_jwt clients register `jwks` (RFC 7517 section 5) or `jwksUri`.
+// docs/decisions.md #16: private_key_jwt clients register `jwks` (RFC 7517 section 5) or `jwksUri`.
 // The shape is checked minimally here; keys are parsed where they are used.
 
 export const JWKS_MESSAGE = 'must be a JSON Web Key Set: an object whose keys array holds objects with a kty';

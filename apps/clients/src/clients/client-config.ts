@@ -1,7 +1,7 @@
 import type { ClientSettings } from '@authz/proto/clients/v1/clients';
 import type { Client } from '../generated/prisma/client.js';
 
-/** The effective, developer-settable configuration of a client (spec 4.7). */
+/** The effective, developer-settable configuration of a client (interface.md 4.7). */
 export interface ClientConfig {
   name: string;
   description: string | null;
@@ -18,7 +18,7 @@ export interface ClientConfig {
 
 export const INVALID_JSON = Symbol('invalid JSON');
 
-/** Spec 4.7 POST defaults. */
+/** interface.md 4.7 POST defaults. */
 export const CREATE_DEFAULTS: ClientConfig = {
   name: '',
   description: null,
@@ -64,7 +64,7 @@ export function applySettings(base: ClientConfig, settings: ClientSettings | und
   };
 }
 
-/** Confidential: any token endpoint auth method but none (spec 2.2 clientSecret). */
+/** Confidential: any token endpoint auth method but none (interface.md 2.2 clientSecret). */
 export function isConfidential(method: string): boolean {
   return method !== 'none';
 }

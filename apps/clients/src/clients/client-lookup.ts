@@ -4,9 +4,9 @@ import type { Client, PrismaClient } from '../generated/prisma/client.js';
 import { isUuid } from './uuid.js';
 
 /**
- * DECISIONS.md #22: `ref.id` is the record id or the OAuth client id of a client the caller
- * owns. Anything else, another developer's client included, is the same 404 (spec 4.7).
- * Both identifiers are UUIDs, so the first-party client (`authz-first-party`, DECISIONS.md #2,
+ * docs/decisions.md #22: `ref.id` is the record id or the OAuth client id of a client the caller
+ * owns. Anything else, another developer's client included, is the same 404 (interface.md 4.7).
+ * Both identifiers are UUIDs, so the first-party client (`authz-first-party`, docs/decisions.md #2,
  * not stored here) can never be reached.
  */
 export async function findOwnedClient(prisma: PrismaClient, ref: ClientRef | undefined): Promise<Client> {

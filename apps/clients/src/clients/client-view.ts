@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ClientSchema } from '@authz/proto/clients/v1/clients';
 import type { Client } from '../generated/prisma/client.js';
 
-/** Spec 2.2 view: epoch-millisecond timestamps; never the secret hash or stored-only fields. */
+/** interface.md 2.2 view: epoch-millisecond timestamps; never the secret hash or stored-only fields. */
 export function toClientMessage(client: Client): MessageInitShape<typeof ClientSchema> {
   return {
     id: client.id,

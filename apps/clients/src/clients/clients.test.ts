@@ -26,7 +26,7 @@ const webApp = {
   tokenEndpointAuthMethod: 'client_secret_basic',
 };
 
-describe('ClientsService (spec 4.7, DECISIONS.md #14, #16, #22, #28)', () => {
+describe('ClientsService (interface.md 4.7, docs/decisions.md #14, #16, #22, #28)', () => {
   it('applies the defaults, stores only the secret hash, and answers by record or client id', async () => {
     const owner = newOwner();
     const { client, clientSecret } = await clients.client.createClient({ owner, settings: webApp });
@@ -107,7 +107,7 @@ describe('ClientsService (spec 4.7, DECISIONS.md #14, #16, #22, #28)', () => {
     ]);
   });
 
-  it('accepts private_key_jwt with a jwks and refuses it without one (DECISIONS.md #16)', async () => {
+  it('accepts private_key_jwt with a jwks and refuses it without one (docs/decisions.md #16)', async () => {
     const owner = newOwner();
     const jwks = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'abc' }] });
     const settings = { ...webApp, tokenEndpointAuthMethod: 'private_key_jwt' };
@@ -126,7 +126,7 @@ describe('ClientsService (spec 4.7, DECISIONS.md #14, #16, #22, #28)', () => {
     expect(bad.details?.[0]?.path).toBe('jwks');
   });
 
-  it('publishes an invalidation for every change (DECISIONS.md #28)', async () => {
+  it('publishes an invalidation for every change (docs/decisions.md #28)', async () => {
     const owner = newOwner();
     const { client } = await clients.client.createClient({ owner, settings: webApp });
     const ref = { owner, id: client!.clientId };

@@ -14,7 +14,7 @@ export type ClientDeps = Pick<
   'prisma' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations' | 'allowInsecureLoopback'
 >;
 
-/** Spec 4.7 GET /api/clients/: the owner's clients, oldest first. */
+/** interface.md 4.7 GET /api/clients/: the owner's clients, oldest first. */
 export function listClients(deps: Pick<ClientDeps, 'prisma'>, owner: Owner | undefined): Promise<Client[]> {
   const developerId = owner?.developerId ?? '';
   return deps.prisma.client.findMany({
@@ -24,9 +24,9 @@ export function listClients(deps: Pick<ClientDeps, 'prisma'>, owner: Owner | und
 }
 
 /**
- * Spec 4.7 POST /api/clients/: defaults, validation, then a generated client id and, for a
- * confidential client, a 64-hex secret returned once and stored as a keyed hash (spec 2.2).
- * New clients start in the development environment (DECISIONS.md #14).
+ * interface.md 4.7 POST /api/clients/: defaults, validation, then a generated client id and, for a
+ * confidential client, a 64-hex secret returned once and stored as a keyed hash (interface.md 2.2).
+ * New clients start in the development environment (docs/decisions.md #14).
  */
 export async function createClient(
   deps: ClientDeps,
@@ -61,7 +61,7 @@ export async function getClient(
 }
 
 /**
- * Spec 4.7 PATCH: only present settings change; the effective configuration is revalidated,
+ * interface.md 4.7 PATCH: only present settings change; the effective configuration is revalidated,
  * the realm scope cap only when scopes are set. A client that becomes public loses its
  * secret; one that becomes confidential gets one through regenerate-secret (docs/clients.md #5).
  */
@@ -91,7 +91,7 @@ export async function updateClient(
   return updated;
 }
 
-/** Spec 3: the client is removed (its API keys with it); issued access tokens live until exp. */
+/** interface.md 3: the client is removed (its API keys with it); issued access tokens live until exp. */
 export async function deleteClient(deps: ClientDeps, ref: ClientRef | undefined): Promise<void> {
   const current = await findOwnedClient(deps.prisma, ref);
   const { count } = await deps.prisma.client.deleteMany({ where: { id: current.id } });
@@ -99,7 +99,7 @@ export async function deleteClient(deps: ClientDeps, ref: ClientRef | undefined)
   await deps.invalidations.publish(current.clientId, 'deleted');
 }
 
-/** Spec 3: the previous secret is invalid at once; public clients have none (400). */
+/** interface.md 3: the previous secret is invalid at once; public clients have none (400). */
 export async function regenerateClientSecret(
   deps: ClientDeps,
   ref: ClientRef | undefined,

@@ -10,9 +10,9 @@ export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'
 const USER_GRANTS = ['authorization_code', 'refresh_token'];
 
 export interface ValidationContext {
-  /** DECISIONS.md #1: the realm's allowed-scopes policy. */
+  /** docs/decisions.md #1: the realm's allowed-scopes policy. */
   allowedScopes: ReadonlySet<string>;
-  /** Spec 4.7 PATCH: the realm cap is checked when scopes are set. */
+  /** interface.md 4.7 PATCH: the realm cap is checked when scopes are set. */
   checkScopes: boolean;
   /** The grant types a client may hold; GRANT_TYPES unless said otherwise. */
   grantTypes?: readonly string[];
@@ -21,8 +21,8 @@ export interface ValidationContext {
 }
 
 /**
- * Spec 4.7 and docs/clients.md #2: every rule over the effective configuration, one
- * violation per rejected field (spec 7: the first problem found for that field).
+ * interface.md 4.7 and docs/clients.md #2: every rule over the effective configuration, one
+ * violation per rejected field (interface.md 7: the first problem found for that field).
  */
 export function validateClientConfig(config: ClientConfig, context: ValidationContext): void {
   const problems = new Map<string, string>();
@@ -58,7 +58,7 @@ function checkStorableText(config: ClientConfig, reject: Reject): void {
   if (holdsUnstorableString(config.jwks)) reject('jwks', UNSTORABLE_MESSAGE);
 }
 
-// Spec 2.2 / 8: 1-255 characters.
+// interface.md 2.2 / 8: 1-255 characters.
 function checkName({ name, description }: ClientConfig, reject: Reject): void {
   const length = [...name].length;
   if (length < 1 || length > 255) reject('name', 'must be 1 to 255 characters long');
@@ -66,7 +66,7 @@ function checkName({ name, description }: ClientConfig, reject: Reject): void {
     reject('description', 'must be at most 2000 characters long');
 }
 
-// Spec 4.7: https or loopback; at least one for the user grants.
+// interface.md 4.7: https or loopback; at least one for the user grants.
 function checkRedirectUris({ redirectUris, grantTypes }: ClientConfig, reject: Reject): void {
   redirectUris.forEach((uri, index) => {
     if (!isAcceptableRedirectUri(uri)) reject(`redirectUris.${index}`, REDIRECT_URI_MESSAGE);
@@ -76,7 +76,7 @@ function checkRedirectUris({ redirectUris, grantTypes }: ClientConfig, reject: R
   }
 }
 
-// Spec 4.7 and 5: scopes within the realm's allowed-scopes policy (deny-by-default).
+// interface.md 4.7 and 5: scopes within the realm's allowed-scopes policy (deny-by-default).
 function checkScopes({ scopes }: ClientConfig, allowed: ReadonlySet<string>, reject: Reject): void {
   const outside = scopes.filter((scope) => !allowed.has(scope));
   if (outside.length > 0) reject('scopes', `outside the realm's allowed scopes: ${outside.join(' ')}`);
@@ -105,7 +105,7 @@ function checkGrantsAndResponses(config: ClientConfig, known: readonly string[],
   if (hasCode && !hasAuthorizationCode) reject('responseTypes', 'code requires the authorization_code grant');
 }
 
-// DECISIONS.md #16: private_key_jwt needs jwks or jwksUri, not both.
+// docs/decisions.md #16: private_key_jwt needs jwks or jwksUri, not both.
 function checkAuthMethod(config: ClientConfig, allowInsecureLoopback: boolean, reject: Reject): void {
   const { tokenEndpointAuthMethod: method, jwks, jwksUri } = config;
   if (!AUTH_METHODS.includes(method))

@@ -11,16 +11,16 @@ import {
 } from '@authz/shared/env';
 import { z } from 'zod';
 
-/** The clients service's environment, validated once at start-up (CONTRACT.md). */
+/** The clients service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
   DATABASE_URL: envDatabaseUrl(),
   REDIS_URL: envRedisUrl(),
   /** Prefix of Redis keys and of the invalidation channel (docs/clients.md). */
   REDIS_KEY_PREFIX: z.string().default(''),
   SECRET_HASH_KEY: envHexKey32(),
-  /** DECISIONS.md #1: one realm; its allowed-scopes policy, same default as identity. */
+  /** docs/decisions.md #1: one realm; its allowed-scopes policy, same default as identity. */
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
-  /** Spec 5: the cap on the scopes of dynamically registered clients (docs/clients.md #9). */
+  /** interface.md 5: the cap on the scopes of dynamically registered clients (docs/clients.md #9). */
   DEFAULT_DYNAMIC_REGISTRATION_SCOPES: envScopeList('openid profile email'),
   /** RFC 7523 section 3: a client assertion's aud must name the issuer or its token endpoint. */
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),

@@ -12,7 +12,7 @@ export interface SetEnvironmentConnections {
   log: Logger;
 }
 
-/** Opens what the operator command needs, runs it, closes everything (DECISIONS.md #14). */
+/** Opens what the operator command needs, runs it, closes everything (docs/decisions.md #14). */
 export async function runSetEnvironment(
   connections: SetEnvironmentConnections,
   id: string,

@@ -2,7 +2,7 @@ import { NotFoundError, ValidationError } from '@authz/shared/errors';
 import type { ClientsRegistry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
-/** DECISIONS.md #14: the environments a client may be in. */
+/** docs/decisions.md #14: the environments a client may be in. */
 export const ENVIRONMENTS = ['development', 'staging', 'production', 'unset'] as const;
 export type ClientEnvironment = (typeof ENVIRONMENTS)[number];
 
@@ -11,9 +11,9 @@ export function isClientEnvironment(value: string): value is ClientEnvironment {
 }
 
 /**
- * The operator's move (DECISIONS.md #14): sets the environment of the client named by its
+ * The operator's move (docs/decisions.md #14): sets the environment of the client named by its
  * OAuth client id or record id; leaving development revokes its API keys in the same
- * transaction. Publishes an invalidation afterwards (DECISIONS.md #28).
+ * transaction. Publishes an invalidation afterwards (docs/decisions.md #28).
  */
 export async function setClientEnvironment(
   deps: Pick<ClientsRegistry, 'prisma' | 'invalidations'>,

@@ -6,7 +6,7 @@ export type InvalidationReason =
   'updated' | 'disabled' | 'deleted' | 'secret_regenerated' | 'api_key_revoked' | 'environment_changed';
 
 export interface ClientInvalidations {
-  /** Tells every cache of client records that `clientId` changed (DECISIONS.md #28). */
+  /** Tells every cache of client records that `clientId` changed (docs/decisions.md #28). */
   publish(clientId: string, reason: InvalidationReason): Promise<void>;
 }
 
@@ -17,7 +17,7 @@ export function invalidationChannel(redisKeyPrefix: string): string {
 
 /**
  * Publishes `{ clientId, reason }` as JSON after the change has committed. A lost message is
- * tolerated by design (DECISIONS.md #28: subscribers flush on resubscription and expire
+ * tolerated by design (docs/decisions.md #28: subscribers flush on resubscription and expire
  * entries quickly), so a Redis failure is logged, never turned into a failed request.
  */
 export function createClientInvalidations(

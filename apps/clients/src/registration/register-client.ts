@@ -32,7 +32,7 @@ export interface Registration {
 /**
  * RFC 7591 section 3, open mode: RFC defaults (section 2), the rules of the developer API
  * (docs/clients.md #2) plus the token-exchange grant, scopes narrowed to the dynamic
- * registration cap (spec 5, docs/clients.md #9). Source `dynamic`, no developer, the default
+ * registration cap (interface.md 5, docs/clients.md #9). Source `dynamic`, no developer, the default
  * realm (stored as null).
  */
 export async function registerClient(deps: RegistrationDeps, metadataJson: string): Promise<Registration> {
@@ -90,7 +90,7 @@ function registeredConfig(
   };
 }
 
-// Spec 2.2 and docs/clients.md #19: an agent may cap the scope modes it can obtain by token
+// interface.md 2.2 and docs/clients.md #19: an agent may cap the scope modes it can obtain by token
 // exchange below its registered scopes. A mode outside them is refused rather than dropped, so
 // a cap can never come out empty and fall back to the wider default.
 function checkAgentScopeModes(metadata: RegistrationMetadata, scopes: readonly string[]): string[] {

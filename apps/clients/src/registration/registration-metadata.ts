@@ -1,7 +1,7 @@
 import { InvalidClientMetadataError, InvalidRedirectUriError } from '@authz/shared/errors';
 import { GRANT_TYPES } from '../clients/validate-client.js';
 
-/** RFC 8693: dynamically registered agents may hold it (DECISIONS.md #12). */
+/** RFC 8693: dynamically registered agents may hold it (docs/decisions.md #12). */
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DYNAMIC_GRANT_TYPES: readonly string[] = [...GRANT_TYPES, TOKEN_EXCHANGE_GRANT];
 /** RFC 7523 section 2.1: redeems ID-JAGs, registrable while ENTERPRISE_ASSERTION_ENABLED is on. */
@@ -19,7 +19,7 @@ export interface RegistrationMetadata {
   jwks?: object;
   jwksUri?: string;
   isAgent?: boolean;
-  /** The space-separated `agent_scope_modes` (spec 2.2 cap, docs/clients.md #19), split. */
+  /** The space-separated `agent_scope_modes` (interface.md 2.2 cap, docs/clients.md #19), split. */
   agentScopeModes?: string[];
 }
 

@@ -7,12 +7,12 @@ import type { ClientsRegistry } from '../registry.js';
 export type FindClientDeps = Pick<ClientsRegistry, 'prisma' | 'cimd'>;
 
 /**
- * Spec 5 client resolution, shared by AuthenticateClient and ResolveClient: pre-registered
+ * interface.md 5 client resolution, shared by AuthenticateClient and ResolveClient: pre-registered
  * clients first, then client metadata documents (CIMD_ENABLED), then dynamically registered
  * clients. Stored client ids are UUIDs and CIMD ids are URLs, so the order only matters for
  * the (impossible) overlap; it is kept explicit all the same. Disabled clients are returned:
  * each caller refuses them its own way. A document that cannot stand for a client is
- * invalid_client with its problem as the description (spec 7 "Other rules", docs/clients.md #13).
+ * invalid_client with its problem as the description (interface.md 7 "Other rules", docs/clients.md #13).
  */
 export async function findClient(
   deps: FindClientDeps,

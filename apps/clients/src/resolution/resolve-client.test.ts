@@ -4,7 +4,7 @@ import { TestDocumentServer, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
 
-// ResolveClient (spec 4.3 /oauth/authorize, spec 5 resolution order; docs/clients.md #16) over
+// ResolveClient (interface.md 4.3 /oauth/authorize, interface.md 5 resolution order; docs/clients.md #16) over
 // real gRPC, Postgres and Redis, with client metadata documents served on loopback.
 const environment = useTestEnvironment();
 let clients: ClientsHarness;

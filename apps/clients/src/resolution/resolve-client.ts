@@ -3,7 +3,7 @@ import type { AuthenticatableClient } from '../authentication/authenticatable-cl
 import { findClient, type FindClientDeps } from './find-client.js';
 
 /**
- * The authorization endpoint's client lookup (spec 4.3 /oauth/authorize, docs/clients.md #16):
+ * The authorization endpoint's client lookup (interface.md 4.3 /oauth/authorize, docs/clients.md #16):
  * the enabled client a client_id names, by the same resolution as client authentication, with
  * no credential checked and nothing written. Unknown, disabled and deleted clients are one bare
  * NotFoundError, so oauth can show its error page and never redirect (RFC 6749 section

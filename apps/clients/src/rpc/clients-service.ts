@@ -19,7 +19,7 @@ import type { ClientsRegistry } from '../registry.js';
 import { resolveClient } from '../resolution/resolve-client.js';
 import { recordClientUsage } from '../usage/record-client-usage.js';
 
-/** The gRPC face of clients: thin translations to the feature logic (CONVENTIONS.md #2). */
+/** The gRPC face of clients: thin translations to the feature logic (docs/conventions.md #2). */
 export function clientsServiceImplementation(
   registry: ClientsRegistry,
 ): ServiceImplementation<typeof ClientsService> {

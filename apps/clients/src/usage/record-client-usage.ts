@@ -5,7 +5,7 @@ import { isUuid } from '../clients/uuid.js';
 export type UsageDeps = Pick<ClientsRegistry, 'prisma'>;
 
 /**
- * Coalesced lastUsedAt (spec 2.2, 2.4): the token endpoint batches the uses it saw and reports
+ * Coalesced lastUsedAt (interface.md 2.2, 2.4): the token endpoint batches the uses it saw and reports
  * them here every few seconds, so a token request never waits on a database write. A time only
  * moves forward: a late report never overwrites a newer use. Unknown or deleted ids are ignored.
  */

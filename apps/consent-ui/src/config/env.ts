@@ -7,7 +7,7 @@ import {
 } from '@authz/shared/env';
 import { z } from 'zod';
 
-/** The consent-ui service's environment, validated once at start-up (CONTRACT.md). */
+/** The consent-ui service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
   /** The public base URL: hosted-page links and redirects are built under its path. */
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),

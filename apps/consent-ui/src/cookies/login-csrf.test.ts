@@ -13,7 +13,7 @@ const key = deriveLoginCsrfKey(secretHashKey);
 const preSession = newPreSession();
 const handle = 'pending-handle-1';
 
-describe('login CSRF (DECISIONS.md #17)', () => {
+describe('login CSRF (docs/decisions.md #17)', () => {
   it('derives a purpose key from SECRET_HASH_KEY and never uses the key raw', () => {
     expect(key).toHaveLength(32);
     expect(key.equals(secretHashKey)).toBe(false);

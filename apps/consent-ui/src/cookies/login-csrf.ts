@@ -1,7 +1,7 @@
 import { constantTimeEqual, keyedHash, randomHexToken } from '@authz/shared/crypto';
 
 /**
- * The sign-in form's CSRF defence (DECISIONS.md #17, docs/hosted-pages.md #3, #4). No session
+ * The sign-in form's CSRF defence (docs/decisions.md #17, docs/hosted-pages.md #3, #4). No session
  * exists before sign-in, so the form is bound to a random pre-session cookie and to the
  * pending authorization: csrf_token = HMAC(login key, "login:" + pre-session + ":" + handle).
  * A cross-site page can neither read the cookie nor compute the token, and a token lifted from

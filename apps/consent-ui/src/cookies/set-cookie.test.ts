@@ -4,7 +4,7 @@ import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from './
 const TOKEN = 'ab'.repeat(32);
 
 describe('Set-Cookie builders', () => {
-  it('the session cookie: __Host- prefix rules, HttpOnly, Lax, no Max-Age (DECISIONS.md #18)', () => {
+  it('the session cookie: __Host- prefix rules, HttpOnly, Lax, no Max-Age (docs/decisions.md #18)', () => {
     expect(sessionCookie(TOKEN)).toBe(
       `__Host-service_session=${TOKEN}; Path=/; Secure; HttpOnly; SameSite=Lax`,
     );

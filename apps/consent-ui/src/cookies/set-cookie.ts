@@ -1,9 +1,9 @@
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 
-/** The sign-in form's pre-session cookie (DECISIONS.md #17, docs/hosted-pages.md #3). */
+/** The sign-in form's pre-session cookie (docs/decisions.md #17, docs/hosted-pages.md #3). */
 export const LOGIN_COOKIE = '__Host-service_login';
 
-/** The pre-session cookie lives as long as a pending authorization (spec 2.6: 10 minutes). */
+/** The pre-session cookie lives as long as a pending authorization (interface.md 2.6: 10 minutes). */
 export const LOGIN_COOKIE_MAX_AGE_SECONDS = 600;
 
 /** RFC 6265 section 4.1.1 cookie-octet: what a value may hold without quoting. */
@@ -11,7 +11,7 @@ const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 
 /**
  * A complete Set-Cookie value. Every cookie of the hosted pages is host-only with Path=/,
- * Secure (DECISIONS.md #18), HttpOnly and SameSite=Lax, as the `__Host-` prefix requires
+ * Secure (docs/decisions.md #18), HttpOnly and SameSite=Lax, as the `__Host-` prefix requires
  * (RFC 6265bis section 4.1.3.2): no script reads them, and a cross-site POST does not carry
  * them while the top-level return from the client (a GET) does.
  */
@@ -22,8 +22,8 @@ function setCookie(name: string, value: string, maxAgeSeconds?: number): string 
 }
 
 /**
- * The browser session (spec 5). No Max-Age or Expires: the browser keeps it for its own
- * session while identity enforces the real expiry (DECISIONS.md #18, docs/hosted-pages.md #2).
+ * The browser session (interface.md 5). No Max-Age or Expires: the browser keeps it for its own
+ * session while identity enforces the real expiry (docs/decisions.md #18, docs/hosted-pages.md #2).
  */
 export function sessionCookie(sessionToken: string): string {
   return setCookie(SESSION_COOKIE, sessionToken);

@@ -1,6 +1,6 @@
 import type { RequestOrigin } from './identity-port.js';
 
-/** What the hosted pages need of the oauth service's AuthorizationService (DECISIONS.md #6). */
+/** What the hosted pages need of the oauth service's AuthorizationService (docs/decisions.md #6). */
 
 /** Where the browser goes next: a redirect, or an error page that must not redirect. */
 export type AuthorizationOutcome =

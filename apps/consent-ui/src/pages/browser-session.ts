@@ -9,7 +9,7 @@ export interface BrowserSession extends SessionView {
 }
 
 /**
- * The browser session behind the request's cookie (spec 5), or undefined when there is no
+ * The browser session behind the request's cookie (interface.md 5), or undefined when there is no
  * cookie or identity says it signs nobody in. Other failures (identity unreachable) propagate.
  */
 export async function findBrowserSession(

@@ -13,8 +13,8 @@ import { badRequestPage, expiredRequestPage, refusalPage, signInRequiredPage } f
 type Deps = Pick<Registry, 'identity' | 'authorization' | 'links'>;
 
 /**
- * GET /ui/consent?handle= (spec 4.5): what the client asks for, in plain words, the scopes not
- * granted before marked new. The form carries the session's CSRF token (DECISIONS.md #17).
+ * GET /ui/consent?handle= (interface.md 4.5): what the client asks for, in plain words, the scopes not
+ * granted before marked new. The form carries the session's CSRF token (docs/decisions.md #17).
  */
 export async function showConsentPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const session = await findBrowserSession(deps, request.cookies);
@@ -31,8 +31,8 @@ export async function showConsentPage(deps: Deps, request: PageRequest): Promise
 }
 
 /**
- * POST /ui/consent (spec 4.5): a signed-in browser, the session's CSRF token compared in
- * constant time (DECISIONS.md #17, #19), and a decision of allow or deny; oauth then sends the
+ * POST /ui/consent (interface.md 4.5): a signed-in browser, the session's CSRF token compared in
+ * constant time (docs/decisions.md #17, #19), and a decision of allow or deny; oauth then sends the
  * browser back to the client with a code or access_denied (RFC 6749 section 4.1.2.1).
  */
 export async function submitConsent(deps: Deps, request: PageRequest): Promise<PageResult> {
@@ -63,7 +63,7 @@ interface ConsentView {
   prompt: ConsentPrompt;
 }
 
-/** CONTRACT.md "Hosted pages": an approve button "Allow" and a deny button "Deny". */
+/** docs/contract.md "Hosted pages": an approve button "Allow" and a deny button "Deny". */
 function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, prompt }: ConsentView) {
   const fresh = new Set(prompt.newScopes);
   const scopes = prompt.scopes.map(

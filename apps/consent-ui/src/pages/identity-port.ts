@@ -1,4 +1,4 @@
-/** What the hosted pages need of the identity service (DECISIONS.md #6: consent-ui may call it). */
+/** What the hosted pages need of the identity service (docs/decisions.md #6: consent-ui may call it). */
 
 export interface RequestOrigin {
   ip: string;

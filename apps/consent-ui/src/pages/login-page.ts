@@ -22,7 +22,7 @@ type Deps = Pick<
   'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'wallet' | 'walletLinks'
 >;
 
-/** Spec 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
+/** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
 const SIGN_IN_FAILED = 'The email or password is incorrect.';
 
 /**
@@ -44,10 +44,10 @@ function afterSignIn(deps: Deps, handle: string | undefined, next: NextPage | un
 }
 
 /**
- * GET /ui/login (spec 4.5). With `handle` it continues a pending authorization and names its
+ * GET /ui/login (interface.md 4.5). With `handle` it continues a pending authorization and names its
  * client; without one it is a plain sign-in, or the signed-in page for a browser that already
  * has a session. The form is bound to the pre-session cookie, set here unless the browser
- * already holds a well-formed one (DECISIONS.md #17).
+ * already holds a well-formed one (docs/decisions.md #17).
  */
 export async function showLoginPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const handle = request.query.get('handle') || undefined;
@@ -84,8 +84,8 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
 }
 
 /**
- * POST /ui/login (spec 4.5): the CSRF token must fit this browser's pre-session cookie and the
- * form's pending authorization (DECISIONS.md #17, #19). Then identity checks the credentials
+ * POST /ui/login (interface.md 4.5): the CSRF token must fit this browser's pre-session cookie and the
+ * form's pending authorization (docs/decisions.md #17, #19). Then identity checks the credentials
  * and opens the browser session; the browser goes on to resume the authorization.
  */
 export async function submitLogin(deps: Deps, request: PageRequest): Promise<PageResult> {
@@ -114,7 +114,7 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
     }
     throw error;
   }
-  // DECISIONS.md #18: the session cookie; the pre-session has served its purpose.
+  // docs/decisions.md #18: the session cookie; the pre-session has served its purpose.
   const cookies = [sessionCookie(sessionToken), clearedLoginCookie()];
   return redirectPage(303, afterSignIn(deps, handle, next), cookies);
 }
@@ -151,7 +151,7 @@ interface LoginFormView {
   walletOffer?: SafeHtml | undefined;
 }
 
-/** CONTRACT.md "Hosted pages": one form, an email input, a password input, one submit button. */
+/** docs/contract.md "Hosted pages": one form, an email input, a password input, one submit button. */
 function loginFormPage(
   { links }: Pick<Registry, 'links'>,
   status: number,

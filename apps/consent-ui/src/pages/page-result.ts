@@ -39,7 +39,7 @@ export function redirectPage(status: 302 | 303, location: string, setCookies: st
   return { status, contentType: HTML_CONTENT_TYPE, body: '', location, setCookies };
 }
 
-/** DECISIONS.md #19: a form whose CSRF token does not check out gets exactly this JSON body. */
+/** docs/decisions.md #19: a form whose CSRF token does not check out gets exactly this JSON body. */
 export function csrfRefusal(): PageResult {
   const body = JSON.stringify(toApiWire(new InvalidCsrfTokenError()));
   return { status: 400, contentType: 'application/json; charset=utf-8', body, setCookies: [] };

@@ -6,7 +6,7 @@ import type { WalletLinks } from './wallet-links.js';
 import type { WalletPort } from './wallet-port.js';
 import type { QrCodes } from './wallet-qr-code.js';
 
-/** Everything a page may need; each page picks the few it uses (CONVENTIONS.md #6). */
+/** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
 export interface Registry {
   identity: IdentityPort;
   authorization: AuthorizationPort;
@@ -14,7 +14,7 @@ export interface Registry {
   styleSheet: StyleSheet;
   /** Derived from SECRET_HASH_KEY for the sign-in form alone (cookies/login-csrf.ts). */
   loginCsrfKey: Buffer;
-  /** wallet-bridge's browser flows (spec 4.5 wallet pages). */
+  /** wallet-bridge's browser flows (interface.md 4.5 wallet pages). */
   wallet: WalletPort;
   walletLinks: WalletLinks;
   qrCodes: QrCodes;

@@ -9,7 +9,7 @@ import { expiredRequestPage, refusalPage } from './status-pages.js';
 type Deps = Pick<Registry, 'authorization' | 'links'>;
 
 /**
- * GET /ui/resume/{handle} (spec 3, 4.5): oauth consumes the pending authorization and sends
+ * GET /ui/resume/{handle} (interface.md 3, 4.5): oauth consumes the pending authorization and sends
  * the browser on, to consent or to the client, or back to sign-in when the session cookie
  * signs nobody in (the handle then survives). oauth judges the cookie, so it is passed as is.
  */

@@ -32,7 +32,7 @@ export interface Route {
   methods: Readonly<Record<string, PageHandler>>;
 }
 
-/** Spec 4.5. The wallet screens answer 404 while wallet federation is off (DECISIONS.md #25). */
+/** interface.md 4.5. The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
 const ROUTES: readonly Route[] = [
   { path: HOSTED_PAGE_PATHS.login, methods: { GET: showLoginPage, POST: submitLogin } },
   { path: HOSTED_PAGE_PATHS.consent, methods: { GET: showConsentPage, POST: submitConsent } },

@@ -10,7 +10,7 @@ type Deps = Pick<Registry, 'links'>;
 
 const START_AGAIN = html`<p>Go back to the application you came from and start again.</p>`;
 
-/** Spec 2.6, 3: a pending authorization or consent handle is single use and lives 10 minutes. */
+/** interface.md 2.6, 3: a pending authorization or consent handle is single use and lives 10 minutes. */
 export function expiredRequestPage({ links }: Deps): PageResult {
   return documentPage(links, 400, {
     title: 'Request expired',
@@ -19,7 +19,7 @@ export function expiredRequestPage({ links }: Deps): PageResult {
   });
 }
 
-/** Spec 4.5, 5: the page needs a browser session and there is none (or it ended). */
+/** interface.md 4.5, 5: the page needs a browser session and there is none (or it ended). */
 /** 401 with a way to sign in; `next` names the page of ours the sign-in returns to (login-page.ts). */
 export function signInRequiredPage({ links }: Deps, next?: 'wallet-link'): PageResult {
   const signIn = next === undefined ? links.login() : `${links.login()}?next=${next}`;

@@ -17,7 +17,7 @@ export const INVOCATION_COOKIE = '__Host-service_wallet_invocation';
 /** RFC 6265 section 4.1.1 cookie-octet. */
 const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 
-/** Like every hosted-page cookie: `__Host-`, Path=/, Secure (DECISIONS.md #18), HttpOnly, Lax. */
+/** Like every hosted-page cookie: `__Host-`, Path=/, Secure (docs/decisions.md #18), HttpOnly, Lax. */
 function setCookie(name: string, value: string, maxAgeSeconds: number): string {
   if (!COOKIE_VALUE.test(value)) throw new Error(`cookie ${name}: value is not a cookie-octet string`);
   return `${name}=${value}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}`;
@@ -39,7 +39,7 @@ export function clearedWalletFlowCookies(): string[] {
 
 /**
  * The invocation URI this browser was shown for flow `handle`, or undefined: the cookie may
- * be missing, or belong to a flow started later in another tab. The spec 4.9 request_uri ends
+ * be missing, or belong to a flow started later in another tab. The interface.md 4.9 request_uri ends
  * in the flow's handle, which is what ties the two together.
  */
 export function invocationUriFor(

@@ -15,7 +15,7 @@ type Deps = Pick<Registry, 'wallet' | 'walletLinks' | 'qrCodes' | 'identity' | '
 
 const LINK_PURPOSE = 'Your wallet is asked to present a credential to link to your account.';
 
-/** Spec 3, in plain words; wallet-bridge's own sentence is shown when it sends one. */
+/** interface.md 3, in plain words; wallet-bridge's own sentence is shown when it sends one. */
 const OUTCOME_VIEWS: Record<Exclude<LinkStatus, 'pending'>, { title: string; fallback: string }> = {
   linked: { title: 'Wallet linked', fallback: 'The wallet credential is linked to your account.' },
   conflict: {
@@ -27,8 +27,8 @@ const OUTCOME_VIEWS: Record<Exclude<LinkStatus, 'pending'>, { title: string; fal
 };
 
 /**
- * GET /ui/wallet-link (spec 4.5): the confirmation screen, for a signed-in browser only. Its
- * form carries the session's CSRF token in a hidden field (DECISIONS.md #17).
+ * GET /ui/wallet-link (interface.md 4.5): the confirmation screen, for a signed-in browser only. Its
+ * form carries the session's CSRF token in a hidden field (docs/decisions.md #17).
  */
 export async function showWalletLinkPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const session = await findBrowserSession(deps, request.cookies);
@@ -49,8 +49,8 @@ export async function showWalletLinkPage(deps: Deps, request: PageRequest): Prom
 }
 
 /**
- * POST /ui/wallet-link (spec 4.5, 4.2): wallet-bridge checks the session and the form's CSRF
- * token (DECISIONS.md #17, #19), then starts the link; the browser gets the binder cookie and
+ * POST /ui/wallet-link (interface.md 4.5, 4.2): wallet-bridge checks the session and the form's CSRF
+ * token (docs/decisions.md #17, #19), then starts the link; the browser gets the binder cookie and
  * the QR code / deep link at once.
  */
 export async function startWalletLink(deps: Deps, request: PageRequest): Promise<PageResult> {
@@ -66,14 +66,14 @@ export async function startWalletLink(deps: Deps, request: PageRequest): Promise
   } catch (error) {
     if (error instanceof UnauthorizedError) return signInRequiredPage(deps);
     if (error instanceof InvalidCsrfTokenError) return csrfRefusal();
-    // DECISIONS.md #25: the feature went off after the route asked.
+    // docs/decisions.md #25: the feature went off after the route asked.
     if (error instanceof NotFoundError) return notFoundPage(deps);
     throw error;
   }
 }
 
 /**
- * GET /ui/wallet-link/{handle} (spec 4.5, 3): the waiting screen while pending, then the
+ * GET /ui/wallet-link/{handle} (interface.md 4.5, 3): the waiting screen while pending, then the
  * outcome: linked, conflict, expired or rejected. A flow that is not this browser's (binder
  * cookie) and this user's is the one uniform refusal.
  */

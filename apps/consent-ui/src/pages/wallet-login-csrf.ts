@@ -2,7 +2,7 @@ import { isPreSessionCsrfTokenValid, preSessionCsrfToken } from '../cookies/logi
 
 /**
  * The wallet form's CSRF token: the sign-in form's construction (cookies/login-csrf.ts) under
- * its own label, so a token lifted from one form does not fit the other (DECISIONS.md #17,
+ * its own label, so a token lifted from one form does not fit the other (docs/decisions.md #17,
  * docs/hosted-pages.md #18).
  */
 export function walletLoginCsrfToken(key: Buffer, preSession: string, handle: string | undefined): string {

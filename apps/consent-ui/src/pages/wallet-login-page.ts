@@ -23,9 +23,9 @@ type Deps = Pick<Registry, 'wallet' | 'walletLinks' | 'qrCodes' | 'authorization
 const SIGN_IN_PURPOSE = 'Your wallet is asked to present a credential that is linked to your account.';
 
 /**
- * GET /ui/wallet-login (spec 4.5): the start form. Like the sign-in form it continues the
+ * GET /ui/wallet-login (interface.md 4.5): the start form. Like the sign-in form it continues the
  * pending authorization `handle` when given, and is bound to the pre-session cookie and that
- * handle (DECISIONS.md #17), which it sets unless the browser already holds one.
+ * handle (docs/decisions.md #17), which it sets unless the browser already holds one.
  */
 export async function showWalletLoginPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const handle = request.query.get('handle') || undefined;
@@ -66,8 +66,8 @@ export async function showWalletLoginPage(deps: Deps, request: PageRequest): Pro
 }
 
 /**
- * POST /ui/wallet-login (spec 4.5): the CSRF token must fit this browser's pre-session and
- * the form's pending authorization (DECISIONS.md #17, #19). Then the sign-in starts; the
+ * POST /ui/wallet-login (interface.md 4.5): the CSRF token must fit this browser's pre-session and
+ * the form's pending authorization (docs/decisions.md #17, #19). Then the sign-in starts; the
  * browser gets the binder cookie and the QR code / deep link at once.
  */
 export async function startWalletLogin(deps: Deps, request: PageRequest): Promise<PageResult> {
@@ -82,7 +82,7 @@ export async function startWalletLogin(deps: Deps, request: PageRequest): Promis
   return signInWaitingPage(deps, flow.handle, flow.invocationUri, handle, walletFlowCookies(flow));
 }
 
-/** GET /ui/wallet-login/{handle} (spec 4.5): the waiting screen; it reads no outcome itself. */
+/** GET /ui/wallet-login/{handle} (interface.md 4.5): the waiting screen; it reads no outcome itself. */
 export async function showWalletLoginWaiting(
   deps: Deps,
   request: PageRequest,
@@ -95,7 +95,7 @@ export async function showWalletLoginWaiting(
 }
 
 /**
- * GET /ui/wallet-login/{handle}/status (spec 4.5, 2.6): wallet-bridge verifies the answer
+ * GET /ui/wallet-login/{handle}/status (interface.md 4.5, 2.6): wallet-bridge verifies the answer
  * and, for a credential linked to an account, opens a browser session, once. The page then
  * sets the session cookie as the sign-in form does and sends the browser on: to the pending
  * authorization it started from, else to the signed-in page. Pending: the waiting screen
@@ -118,7 +118,7 @@ export async function readWalletLoginStatus(
     case 'pending':
       return signInWaitingPage(deps, handle, invocationUriFor(request.cookies, handle), returnTo);
     case 'signed_in':
-      // DECISIONS.md #18: the session cookie; the pre-session and the flow have served.
+      // docs/decisions.md #18: the session cookie; the pre-session and the flow have served.
       return redirectPage(303, returnTo === undefined ? deps.links.login() : deps.links.resume(returnTo), [
         sessionCookie(outcome.sessionToken),
         clearedLoginCookie(),
@@ -149,7 +149,7 @@ function signInWaitingPage(
 }
 
 /**
- * DECISIONS.md #25: wallet-bridge answers NotFoundError while the feature is off. The route
+ * docs/decisions.md #25: wallet-bridge answers NotFoundError while the feature is off. The route
  * asked before the page ran; this covers the feature going off in between. Undefined then.
  */
 async function whileAvailable<T>(call: () => Promise<T>): Promise<T | undefined> {

@@ -19,7 +19,7 @@ import { buildConsentUiApp, loadConsentUiEnv } from '../app.js';
 import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../test/consent-ui-harness.js';
 import { expectHtmlPage } from '../test/page-shape.js';
 
-// The spec 4.5 wallet pages against test doubles of wallet-bridge and identity: page shape,
+// The interface.md 4.5 wallet pages against test doubles of wallet-bridge and identity: page shape,
 // what reaches the contract, and the failures end-to-end tests cannot easily provoke
 // (wallet-bridge unreachable, the expired status). End to end: gateway src/wallet-pages/.
 

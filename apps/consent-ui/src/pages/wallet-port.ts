@@ -1,9 +1,9 @@
 import type { RequestOrigin } from './identity-port.js';
 
 /**
- * What the wallet pages need of wallet-bridge (DECISIONS.md #6: consent-ui may call it). Every
+ * What the wallet pages need of wallet-bridge (docs/decisions.md #6: consent-ui may call it). Every
  * call but isAvailable() fails with NotFoundError while wallet federation is off or has no
- * verifier profile (DECISIONS.md #25).
+ * verifier profile (docs/decisions.md #25).
  */
 export interface WalletPort {
   /** False while wallet federation is off or has no usable verifier profile. */
@@ -12,7 +12,7 @@ export interface WalletPort {
   startSignIn(origin: RequestOrigin): Promise<WalletFlow>;
   /**
    * StartLink: UnauthorizedError without a live session, InvalidCsrfTokenError when `csrfToken`
-   * is not the session's (DECISIONS.md #17, #19).
+   * is not the session's (docs/decisions.md #17, #19).
    */
   startLink(request: { sessionToken: string; csrfToken: string; origin: RequestOrigin }): Promise<WalletFlow>;
   /** GetSignInOutcome: a signed-in outcome is delivered once, a second read is refused. */
@@ -28,7 +28,7 @@ export interface WalletPort {
   getLinkOutcome(request: { handle: string; binder: string; sessionToken: string }): Promise<LinkOutcome>;
 }
 
-/** Spec 2.6 wallet-link record (the same for a sign-in), plus the browser-binder cookie value. */
+/** interface.md 2.6 wallet-link record (the same for a sign-in), plus the browser-binder cookie value. */
 export interface WalletFlow {
   handle: string;
   /** Opaque: shown as a QR code, a deep link and text. */
@@ -44,7 +44,7 @@ export type SignInOutcome =
   /** The one uniform refusal, whatever its cause (docs/wallet.md). */
   | { kind: 'refused' };
 
-/** Spec 3 wallet-link poll statuses. */
+/** interface.md 3 wallet-link poll statuses. */
 export type LinkStatus = 'pending' | 'linked' | 'conflict' | 'expired' | 'rejected';
 
 export interface LinkOutcome {

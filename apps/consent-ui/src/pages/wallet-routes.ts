@@ -9,10 +9,10 @@ import {
   startWalletLogin,
 } from './wallet-login-page.js';
 
-/** DECISIONS.md #25: every wallet page is the 404 page, before anything else, while off. */
+/** docs/decisions.md #25: every wallet page is the 404 page, before anything else, while off. */
 const walletAvailable = (deps: Registry) => deps.wallet.isAvailable();
 
-/** Spec 4.5, the wallet table. */
+/** interface.md 4.5, the wallet table. */
 export const WALLET_ROUTES: readonly Route[] = [
   {
     path: HOSTED_PAGE_PATHS.walletLogin,

@@ -5,7 +5,7 @@ import type { Registry } from './registry.js';
 const OFFER_PROBE_TIMEOUT_MS = 1000;
 
 /**
- * The sign-in page's link to wallet sign-in (spec 4.5), continuing the same pending
+ * The sign-in page's link to wallet sign-in (interface.md 4.5), continuing the same pending
  * authorization; offered only while wallet-bridge says the feature is on. Password sign-in
  * never depends on wallet-bridge: when it cannot be asked, there is simply no offer.
  */

@@ -23,7 +23,7 @@ export interface WaitingView {
 }
 
 /**
- * The screen of a started wallet flow (spec 4.5): the invocation URI as a QR code for a wallet
+ * The screen of a started wallet flow (interface.md 4.5): the invocation URI as a QR code for a wallet
  * on another device, as a link for one on this device, and as text to copy; the page reloads
  * itself to `pollUrl` (no script: a meta refresh, which the CSP does not restrict) and offers
  * the same as a link.

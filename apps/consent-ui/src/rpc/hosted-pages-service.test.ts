@@ -67,7 +67,7 @@ describe('GET /ui/login without a pending authorization', () => {
     const preSession = cookiesSet(page)['__Host-service_login']!;
     expect(hiddenField(page, 'csrf_token')).toBe(expectedLoginCsrf(preSession));
     expect(hiddenField(page, 'handle')).toBeUndefined();
-    // CONTRACT.md "Hosted pages": one form, type=email name=email, type=password name=password, one submit.
+    // docs/contract.md "Hosted pages": one form, type=email name=email, type=password name=password, one submit.
     expect(page.body.match(/<form /g)).toHaveLength(1);
     expect(page.body).toContain('<form method="post" action="/ui/login">');
     expect(page.body.match(/<input[^>]*type="email"[^>]*>/g)).toHaveLength(1);
@@ -99,7 +99,7 @@ describe('GET /ui/login without a pending authorization', () => {
   });
 });
 
-describe('POST /ui/login CSRF refusals (DECISIONS.md #17, #19)', () => {
+describe('POST /ui/login CSRF refusals (docs/decisions.md #17, #19)', () => {
   const credentials = { email: 'alice@example.com', password: 'correct horse battery' };
 
   it.each([

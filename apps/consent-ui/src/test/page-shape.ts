@@ -2,7 +2,7 @@ import type { Page } from '@authz/proto/consentui/v1/consentui';
 import { expect } from 'vitest';
 
 /**
- * What every hosted HTML page must be (spec 4.5, the gateway's CSP): a complete English
+ * What every hosted HTML page must be (interface.md 4.5, the gateway's CSP): a complete English
  * document with a title and one <h1>, the external stylesheet only, no script, no inline style
  * or event handler, every visible input labelled.
  */

@@ -4,7 +4,7 @@ import { bearerChallenge, getJson, postForm, postJson } from '../test/http.js';
 import { metricValue } from '../test/metrics.js';
 import { useSuite } from '../test/use-suite.js';
 
-// Spec 4.2 end to end: HTTP through the gateway, real gRPC services, Postgres, Redis and SMTP.
+// interface.md 4.2 end to end: HTTP through the gateway, real gRPC services, Postgres, Redis and SMTP.
 const context = useSuite({ smtp: true });
 const FIRST_PARTY_CLIENT = 'authz-first-party';
 const password = 'violet-Lantern-harbor-93';
@@ -55,7 +55,7 @@ describe('register, verify by email, login', () => {
     expect(link).toMatch(new RegExp(`^${context.suite.baseUrl}/auth/verify\\?token=[0-9a-f]{64}$`));
     const verified = await getJson(link!);
     expect(verified).toMatchObject({ status: 200, body: { message: 'Email verified', email } });
-    // Single use (DECISIONS.md #5).
+    // Single use (docs/decisions.md #5).
     expect(await getJson(link!)).toMatchObject({
       status: 400,
       body: { error: 'Invalid or expired token', statusCode: 400, code: 'INVALID_TOKEN' },
@@ -183,7 +183,7 @@ describe('logout and refresh', () => {
   });
 });
 
-describe('metrics (DECISIONS.md #24)', () => {
+describe('metrics (docs/decisions.md #24)', () => {
   it('counts login attempts by outcome and tokens by type and grant', async () => {
     const email = newEmail();
     await register(email);

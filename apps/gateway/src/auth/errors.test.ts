@@ -3,7 +3,7 @@ import { getJson, postJson } from '../test/http.js';
 import { useSuite } from '../test/use-suite.js';
 import { RESEND_MESSAGE } from './routes.js';
 
-// Every error row of spec 4.2, with exact bodies.
+// Every error row of interface.md 4.2, with exact bodies.
 const context = useSuite({
   gatewayEnv: { REGISTER_RATE_LIMIT: '12', LOGIN_RATE_LIMIT: '6', TRUST_PROXY: '127.0.0.1' },
 });

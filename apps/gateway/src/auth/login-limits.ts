@@ -3,14 +3,14 @@ import type { AppError } from '@authz/shared/errors';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 
-/** The sign-in budget (spec 8) and how long a successful address is remembered. */
+/** The sign-in budget (interface.md 8) and how long a successful address is remembered. */
 export interface LoginLimits extends RateLimitBudget {
   knownAddressTtlSeconds: number;
 }
 
 /**
  * Counts one sign-in attempt per IP and per account, so one address can't be guessed at from
- * many IPs (spec 8). POST /auth/login and the hosted POST /ui/login share both budgets: a
+ * many IPs (interface.md 8). POST /auth/login and the hosted POST /ui/login share both budgets: a
  * second door to the same passwords must not double the guesses. An IP the account signed in
  * from within `knownAddressTtlSeconds` is spared the account budget (its own per-IP budget
  * still applies), so failures from elsewhere never lock the owner out of the places they use

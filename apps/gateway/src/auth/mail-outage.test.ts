@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { postJson } from '../test/http.js';
 import { useSuite } from '../test/use-suite.js';
 
-// DECISIONS.md #29: mail is never lost; the worker retries with backoff until SMTP is back.
+// docs/decisions.md #29: mail is never lost; the worker retries with backoff until SMTP is back.
 const context = useSuite({ smtp: true });
 
 it('delivers a verification mail queued while the SMTP server was down once it is back', async () => {

@@ -29,7 +29,7 @@ interface Credentials {
 export const RESEND_MESSAGE =
   'If the address belongs to an unverified account, a new verification email is on its way';
 
-/** Spec 4.2: first-party authentication. Identity owns accounts; oauth mints every token. */
+/** interface.md 4.2: first-party authentication. Identity owns accounts; oauth mints every token. */
 export async function authRoutes(app: FastifyInstance, { upstreams, metrics, budgets }: AuthRoutesOptions) {
   app.post<{ Body: Credentials & { realmId?: string } }>(
     '/auth/register',

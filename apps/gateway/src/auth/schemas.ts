@@ -1,4 +1,4 @@
-/** JSON schemas of the first-party auth routes (spec 4.2). Semantics (email syntax, password
+/** JSON schemas of the first-party auth routes (interface.md 4.2). Semantics (email syntax, password
  * strength, token format) are checked by identity, which owns them; these check shape. */
 
 const messageBody = {

@@ -1,6 +1,6 @@
 import type { User } from '@authz/proto/identity/v1/identity';
 
-/** Spec 2.1 User: camelCase, epoch-millisecond timestamps, updatedAt null until changed. */
+/** interface.md 2.1 User: camelCase, epoch-millisecond timestamps, updatedAt null until changed. */
 export interface UserView {
   id: string;
   email: string;

@@ -12,7 +12,7 @@ import {
 } from './flow-test-helpers.js';
 import { TestBrowser, type BrowserResponse, type Fields } from './test-browser.js';
 
-// RFC 6749 4.1.2.1 and spec 4.3 through the gateway: what the authorization endpoint does
+// RFC 6749 4.1.2.1 and interface.md 4.3 through the gateway: what the authorization endpoint does
 // with a request it refuses. Untrusted client or redirect URI: a 400 page, never a redirect.
 // Anything else: back to the client with error, state and iss (RFC 9207).
 const flow = useCodeFlow();
@@ -126,7 +126,7 @@ describe('errors redirected to the client with state and iss (RFC 6749 4.1.2.1, 
     ['response_type token', RESPONSE_TYPE_TOKEN, replacing('response_type', 'token')],
     ['no response_type', ['invalid_request', 'response_type is required'], without('response_type')],
     [
-      'a scope outside the allow-list (DECISIONS.md #8)',
+      'a scope outside the allow-list (docs/decisions.md #8)',
       ['invalid_scope', 'The requested scope is not allowed for this client'],
       replacing('scope', 'openid admin'),
     ],
@@ -206,7 +206,7 @@ describe('errors redirected to the client with state and iss (RFC 6749 4.1.2.1, 
 });
 
 describe('a valid request without a session', () => {
-  it('goes to the hosted login page with a handle (spec 4.5)', async () => {
+  it('goes to the hosted login page with a handle (interface.md 4.5)', async () => {
     const client = await newAppClient(flow);
     const response = await new TestBrowser().get(withParameters(client, (fields) => fields));
     expect(response.status).toBe(302);

@@ -16,7 +16,7 @@ import { TestBrowser } from './test-browser.js';
 
 // Issue scope: clients of every kind start the code flow — pre-registered ones are covered by
 // code-flow.test.ts; here a dynamically registered (RFC 7591) and a CIMD client, both public,
-// walk the whole flow through the gateway (spec 5 resolution order).
+// walk the whole flow through the gateway (interface.md 5 resolution order).
 const flow = useCodeFlow({}, { CIMD_ENABLED: 'true', CIMD_ALLOW_INSECURE_LOOPBACK: 'true' });
 let documents: TestDocumentServer;
 

@@ -17,7 +17,7 @@ import {
 } from './flow-test-helpers.js';
 import { TestBrowser } from './test-browser.js';
 
-// Spec 4.3 and 2.5 end to end through the gateway: a browser walks authorize, the hosted
+// interface.md 4.3 and 2.5 end to end through the gateway: a browser walks authorize, the hosted
 // login, resume and consent pages, and the client redeems the code (RFC 6749 4.1, RFC 7636).
 const flow = useCodeFlow();
 
@@ -28,7 +28,7 @@ async function authorizeAndRedeem(client: AppClient, user: TestUser, scope = 'op
   return { result, tokens: await redeemCode(flow, client, result.code!, result.verifier) };
 }
 
-describe('the authorization code flow (spec 4.3)', () => {
+describe('the authorization code flow (interface.md 4.3)', () => {
   it.each([
     ['a confidential client (client_secret_basic)', 'client_secret_basic'],
     ['a public client (PKCE only)', 'none'],
@@ -41,7 +41,7 @@ describe('the authorization code flow (spec 4.3)', () => {
     expect(tokens.headers.get('cache-control')).toBe('no-store');
     expect(tokens.body).toEqual({
       access_token: expect.any(String),
-      // DECISIONS.md #7: the client holds the refresh_token grant.
+      // docs/decisions.md #7: the client holds the refresh_token grant.
       refresh_token: expect.stringMatching(/^[0-9a-f]{64}$/),
       id_token: expect.any(String),
       expires_in: 900,
@@ -60,7 +60,7 @@ describe('the authorization code flow (spec 4.3)', () => {
       email_verified: false,
     });
 
-    // Spec 2.5: aud is the client, nonce echoed, email claims under the email scope.
+    // interface.md 2.5: aud is the client, nonce echoed, email claims under the email scope.
     const idToken = await verifyIdToken(flow, client, tokens.body.id_token as string);
     expect(idToken).toEqual({
       iss: flow.suite.baseUrl,
@@ -98,7 +98,7 @@ describe('the authorization code flow (spec 4.3)', () => {
     expect(idToken).not.toHaveProperty('email_verified');
   });
 
-  it('no refresh token for a client without the refresh_token grant (DECISIONS.md #7)', async () => {
+  it('no refresh token for a client without the refresh_token grant (docs/decisions.md #7)', async () => {
     const client = await newAppClient(flow, { grantTypes: ['authorization_code'] });
     const { tokens } = await authorizeAndRedeem(client, await newUser(flow));
     expect(tokens.body).toEqual({
@@ -110,7 +110,7 @@ describe('the authorization code flow (spec 4.3)', () => {
     });
   });
 
-  it('counts every token of the grant in tokens_issued_total (DECISIONS.md #24)', async () => {
+  it('counts every token of the grant in tokens_issued_total (docs/decisions.md #24)', async () => {
     const read = async () => (await fetch(`${flow.suite.baseUrl}/metrics`)).text();
     const count = (text: string, type: string) =>
       metricValue(text, 'tokens_issued_total', { type, grant: 'authorization_code' });

@@ -15,8 +15,8 @@ import {
 } from './flow-test-helpers.js';
 import { TestBrowser, type BrowserResponse } from './test-browser.js';
 
-// Spec 4.6 and 3 through the gateway: consent is asked once per client and scope set, listed
-// and revoked through the cookie-authenticated /consents/ API (DECISIONS.md #17-20).
+// interface.md 4.6 and 3 through the gateway: consent is asked once per client and scope set, listed
+// and revoked through the cookie-authenticated /consents/ API (docs/decisions.md #17-20).
 const flow = useCodeFlow();
 
 interface ConsentList {
@@ -52,7 +52,7 @@ async function consented(client: AppClient, user: TestUser, scope = 'openid emai
   return { browser, result };
 }
 
-describe('consent is remembered (spec 4.5)', () => {
+describe('consent is remembered (interface.md 4.5)', () => {
   it('a second authorization goes straight back to the client; a new scope asks again', async () => {
     const client = await newAppClient(flow);
     const user = await newUser(flow);
@@ -85,7 +85,7 @@ describe('consent is remembered (spec 4.5)', () => {
   });
 });
 
-describe('GET /consents/ (spec 4.6)', () => {
+describe('GET /consents/ (interface.md 4.6)', () => {
   it("lists the signed-in user's consents with the session CSRF token", async () => {
     const client = await newAppClient(flow, { name: 'Calendar' });
     const user = await newUser(flow);
@@ -108,7 +108,7 @@ describe('GET /consents/ (spec 4.6)', () => {
     expect(list.consents[0]!.grantedAt).toBeGreaterThanOrEqual(before - 1000);
     expect(list.consents[0]!.grantedAt).toBeLessThanOrEqual(Date.now() + 1000);
 
-    // DECISIONS.md #22 spirit: with or without the trailing slash.
+    // docs/decisions.md #22 spirit: with or without the trailing slash.
     const bare = await browser.get(`${flow.suite.baseUrl}/consents`);
     expect(json<ConsentList>(bare)).toEqual(list);
   });
@@ -117,7 +117,7 @@ describe('GET /consents/ (spec 4.6)', () => {
     ['no cookie', undefined],
     ['an unknown session', 'f'.repeat(64)],
     ['garbage', 'not-a-session'],
-  ])('%s: 401 with the envelope and consents: [] (DECISIONS.md #20)', async (_name, cookie) => {
+  ])('%s: 401 with the envelope and consents: [] (docs/decisions.md #20)', async (_name, cookie) => {
     const browser = new TestBrowser();
     if (cookie !== undefined) browser.jar.set(SESSION_COOKIE, cookie);
     const response = await browser.get(consentsUrl());
@@ -126,7 +126,7 @@ describe('GET /consents/ (spec 4.6)', () => {
   });
 });
 
-describe('DELETE /consents/{id} (spec 4.6, 3)', () => {
+describe('DELETE /consents/{id} (interface.md 4.6, 3)', () => {
   it('revokes the consent and the refresh tokens issued under it; the next authorization asks again', async () => {
     const client = await newAppClient(flow);
     const user = await newUser(flow);
@@ -144,7 +144,7 @@ describe('DELETE /consents/{id} (spec 4.6, 3)', () => {
     const again = await completeAuthorization(flow, browser, user, { client });
     expect(again.prompts).toEqual(['consent']);
 
-    // Once revoked it is gone: a second DELETE is 404 (spec 4.6).
+    // Once revoked it is gone: a second DELETE is 404 (interface.md 4.6).
     const twice = await revokeConsent(browser, consents[0]!.id, { 'x-csrf-token': csrfToken });
     expect({ status: twice.status, body: json(twice) }).toEqual({ status: 404, body: NOT_FOUND });
   });

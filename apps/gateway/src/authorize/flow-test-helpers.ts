@@ -15,14 +15,14 @@ import type { Suite } from '../test/suite.js';
 import { useSuite, type UseSuiteOptions } from '../test/use-suite.js';
 import { parseForms, TestBrowser, type BrowserResponse, type Fields, type HtmlForm } from './test-browser.js';
 
-/** HTTP helpers of the authorization code flow tests (spec 4.3, 4.5, 4.6). */
+/** HTTP helpers of the authorization code flow tests (interface.md 4.3, 4.5, 4.6). */
 export const REDIRECT_URI = 'https://app.example/callback';
 export const PASSWORD = 'amber-Falcon-meadow-27';
 
 /** RFC 6749 section 5.2: a bad, used or expired code or refresh token, told nothing more. */
 export const INVALID_GRANT = { error: 'invalid_grant', code: 'INVALID_GRANT', statusCode: 400 };
 
-/** DECISIONS.md #19, byte for byte. */
+/** docs/decisions.md #19, byte for byte. */
 export const INVALID_CSRF = { error: 'invalid_csrf_token', statusCode: 400, code: 'INVALID_CSRF_TOKEN' };
 
 export interface CodeFlowContext {
@@ -101,7 +101,7 @@ export interface TestUser {
 
 let sequence = 0;
 
-/** Registers a user; `verified` also follows the emailed link (spec 4.2). */
+/** Registers a user; `verified` also follows the emailed link (interface.md 4.2). */
 export async function newUser(flow: CodeFlowContext, { verified = false } = {}): Promise<TestUser> {
   const email = `user${Date.now()}-${(sequence += 1)}@example.com`;
   const registered = await call<{ id: string }>(flow.suite, 'POST', '/auth/register', {
@@ -201,7 +201,7 @@ export async function openLoginForm(browser: TestBrowser, loginUrl: string): Pro
   return formOf(page, loginUrl, isLoginForm);
 }
 
-/** GET the sign-in page at `loginUrl` and submit it (CONTRACT.md "Hosted pages"). */
+/** GET the sign-in page at `loginUrl` and submit it (docs/contract.md "Hosted pages"). */
 export async function submitLogin(
   browser: TestBrowser,
   loginUrl: string,

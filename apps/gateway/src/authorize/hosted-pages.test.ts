@@ -17,7 +17,7 @@ import {
 } from './flow-test-helpers.js';
 import { TestBrowser, type BrowserResponse, type Fields } from './test-browser.js';
 
-// Spec 4.5, DECISIONS.md #17-19 and CONTRACT.md "Hosted pages" through the gateway: the
+// interface.md 4.5, docs/decisions.md #17-19 and docs/contract.md "Hosted pages" through the gateway: the
 // session cookie, CSRF on both forms, the single-use resume handle and the page headers.
 const flow = useCodeFlow();
 
@@ -40,7 +40,7 @@ const hidden = (name: string, value: string) => (fields: Fields) =>
   fields.map(([key, current]): [string, string] => [key, key === name ? value : current]);
 const dropping = (name: string) => (fields: Fields) => fields.filter(([key]) => key !== name);
 
-describe('the session cookie (spec 5, DECISIONS.md #18)', () => {
+describe('the session cookie (interface.md 5, docs/decisions.md #18)', () => {
   it('is __Host-service_session: Secure, HttpOnly, SameSite=Lax, Path=/, no Domain', async () => {
     const user = await newUser(flow);
     const browser = new TestBrowser();
@@ -57,7 +57,7 @@ describe('the session cookie (spec 5, DECISIONS.md #18)', () => {
       expect.arrayContaining([expect.stringMatching(/^SameSite=Lax$/i), 'Path=/']),
     );
     expect(session!.attributes).not.toContain('domain');
-    // Every cookie the pages set is Secure (DECISIONS.md #18).
+    // Every cookie the pages set is Secure (docs/decisions.md #18).
     for (const line of signedIn.setCookies) expect(parseSetCookie(line).attributes).toContain('secure');
   });
 
@@ -80,7 +80,7 @@ describe('the session cookie (spec 5, DECISIONS.md #18)', () => {
   });
 });
 
-describe('CSRF on the hosted forms (DECISIONS.md #17, #19)', () => {
+describe('CSRF on the hosted forms (docs/decisions.md #17, #19)', () => {
   it('the login form: a wrong or missing token is 400 with the exact body, and signs nobody in', async () => {
     const user = await newUser(flow);
     const client = await newAppClient(flow);
@@ -122,7 +122,7 @@ describe('CSRF on the hosted forms (DECISIONS.md #17, #19)', () => {
   });
 });
 
-describe('GET /ui/resume/{handle} (spec 3: single use, 10 minutes)', () => {
+describe('GET /ui/resume/{handle} (interface.md 3: single use, 10 minutes)', () => {
   it('resumes once; a second GET is a 400 page', async () => {
     const user = await newUser(flow);
     const browser = new TestBrowser();
@@ -261,7 +261,7 @@ describe('page headers', () => {
   });
 });
 
-describe('login_attempts_total (DECISIONS.md #24)', () => {
+describe('login_attempts_total (docs/decisions.md #24)', () => {
   it('counts hosted sign-ins by outcome', async () => {
     const read = async () => (await fetch(`${flow.suite.baseUrl}/metrics`)).text();
     const count = (text: string, outcome: string) => metricValue(text, 'login_attempts_total', { outcome });

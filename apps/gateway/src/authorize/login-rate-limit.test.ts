@@ -13,7 +13,7 @@ import {
 } from './flow-test-helpers.js';
 import { TestBrowser, type BrowserResponse } from './test-browser.js';
 
-// Spec 8 through the gateway: the hosted sign-in shares the per-IP and per-account budgets of
+// interface.md 8 through the gateway: the hosted sign-in shares the per-IP and per-account budgets of
 // POST /auth/login (docs/gateway-routes.md #2). A trusted proxy names the client IP, so one
 // test process can sign in from several addresses.
 const flow = useCodeFlow({ LOGIN_RATE_LIMIT: '3', LOGIN_RATE_WINDOW: '300', TRUST_PROXY: '127.0.0.1' });
@@ -39,7 +39,7 @@ function expectRateLimited(response: { status: number; headers: Headers }, body:
 
 const wrongPassword = (user: TestUser) => ({ email: user.email, password: 'wrong-Password-1234' });
 
-describe('POST /ui/login rate limits (spec 8)', () => {
+describe('POST /ui/login rate limits (interface.md 8)', () => {
   it('per IP, one budget with /auth/login', async () => {
     const ip = '203.0.113.10';
     for (let attempt = 0; attempt < 3; attempt += 1) {

@@ -8,7 +8,7 @@ import {
   useCodeFlow,
 } from './flow-test-helpers.js';
 
-// Spec 2.5 and DECISIONS.md #7 through the gateway: refresh tokens issued by the code grant
+// interface.md 2.5 and docs/decisions.md #7 through the gateway: refresh tokens issued by the code grant
 // rotate on every use; presenting a rotated one revokes the whole family (OAuth 2.1 4.3.1).
 const flow = useCodeFlow();
 
@@ -45,7 +45,7 @@ describe.each([
   });
 });
 
-describe('concurrent use of one refresh token (ARCHITECTURE.md "Scale-out")', () => {
+describe('concurrent use of one refresh token (docs/architecture.md "Scale-out")', () => {
   it('never succeeds twice', async () => {
     const client = await newAppClient(flow);
     const user = await newUser(flow);

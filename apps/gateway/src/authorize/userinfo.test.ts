@@ -11,7 +11,7 @@ import {
   verifyEmail,
 } from './flow-test-helpers.js';
 
-// OIDC Core 5.3 and spec 4.3 through the gateway: what UserInfo tells a client, and how it
+// OIDC Core 5.3 and interface.md 4.3 through the gateway: what UserInfo tells a client, and how it
 // refuses (RFC 6750 sections 2 and 3, RFC 9728 section 5.1).
 const flow = useCodeFlow();
 
@@ -47,7 +47,7 @@ async function accessToken(scope: string, verified: boolean) {
   return { user, token: tokens.access_token as string };
 }
 
-describe('claims (spec 4.3)', () => {
+describe('claims (interface.md 4.3)', () => {
   it('sub, and the verified email under the email scope; no-store and CORS', async () => {
     const { user, token } = await accessToken('openid email', true);
     const answer = await userInfo(withBearer(token));

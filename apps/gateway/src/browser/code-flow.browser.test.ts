@@ -6,7 +6,7 @@ import { useSuite } from '../test/use-suite.js';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.js';
 import { RelyingParty, type SignInResult } from './relying-party.js';
 
-// Spec 4.3 / 4.5 and CONTRACT.md "Hosted pages", driven as a person would: an RP on loopback
+// interface.md 4.3 / 4.5 and docs/contract.md "Hosted pages", driven as a person would: an RP on loopback
 // (openid-client) starts the authorization, Chromium signs in and consents on the hosted pages,
 // the RP redeems the code and validates iss, state, PKCE, nonce and the ID token.
 const context = useSuite();
@@ -79,14 +79,14 @@ describe('authorization code flow in a browser', () => {
       sub: userId,
       auth_time: expect.any(Number),
       nonce: expect.any(String),
-      // Spec 2.5: under the email scope, whatever its verification state.
+      // interface.md 2.5: under the email scope, whatever its verification state.
       email,
       email_verified: false,
     });
-    // Spec 4.3: no verified email attribute yet, so neither key (never null).
+    // interface.md 4.3: no verified email attribute yet, so neither key (never null).
     expect(result.userInfo).toEqual({ sub: userId });
     expect(result.scope).toBe('openid email');
-    // DECISIONS.md #7: the client holds the refresh_token grant.
+    // docs/decisions.md #7: the client holds the refresh_token grant.
     expect(result.hasRefreshToken).toBe(true);
   });
 

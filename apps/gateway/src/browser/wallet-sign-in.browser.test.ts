@@ -9,7 +9,7 @@ import { decodeQrCode } from '../wallet-pages/wallet-page-reader.js';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.js';
 import { RelyingParty, type SignInResult } from './relying-party.js';
 
-// Spec 4.5 wallet pages driven in Chromium, as a person with a wallet on a phone would: link a
+// interface.md 4.5 wallet pages driven in Chromium, as a person with a wallet on a phone would: link a
 // wallet to the account, then sign in to a relying party by scanning the QR code. The pages
 // have no script: the waiting screen reloads itself (meta refresh) until the wallet answers.
 const fixture = await createWalletFixture();

@@ -6,8 +6,8 @@ import { toApiKeyView } from './client-view.js';
 import * as schemas from './schemas.js';
 
 /**
- * Spec 4.8: API keys of a client the caller owns (same 404 rule as 4.7). `:id` is the record
- * id or the OAuth client id (DECISIONS.md #22); keys only for development clients (#14).
+ * interface.md 4.8: API keys of a client the caller owns (same 404 rule as 4.7). `:id` is the record
+ * id or the OAuth client id (docs/decisions.md #22); keys only for development clients (#14).
  */
 export async function apiKeyRoutes(app: FastifyInstance, { upstreams }: { upstreams: Upstreams }) {
   const preValidation = requireDeveloper(upstreams);
@@ -29,7 +29,7 @@ export async function apiKeyRoutes(app: FastifyInstance, { upstreams }: { upstre
         client: { owner: developerOf(request), id: request.params.id },
         name: request.body.name,
       });
-      // The plaintext key is shown once and must not be cached (like a secret, spec 2.4).
+      // The plaintext key is shown once and must not be cached (like a secret, interface.md 2.4).
       return noStore(reply)
         .code(201)
         .send({ ...toApiKeyView(apiKey!), key });

@@ -7,7 +7,7 @@ import { call, NOT_FOUND, UNAUTHORIZED, validationError } from './test-helpers.j
 import { bearerChallenge } from '../test/http.js';
 import { useDevelopers } from './use-developers.js';
 
-// Spec 4.8 end to end, with the operator command of DECISIONS.md #14.
+// interface.md 4.8 end to end, with the operator command of docs/decisions.md #14.
 const developers = useDevelopers();
 
 type KeyView = Record<string, unknown> & { id: string; key?: string; revokedAt: number | null };
@@ -37,7 +37,7 @@ const setEnvironment = (clientId: string, value: string) =>
     value,
   );
 
-describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
+describe('API keys (interface.md 4.8, 2.4, docs/decisions.md #14, #15)', () => {
   it('creates a key shown once, lists it masked, stores only its keyed hash', async () => {
     const client = await newClient();
     const created = await call<KeyView>(developers.suite, 'POST', `/api/clients/${client.id}/api-keys`, {
@@ -121,7 +121,7 @@ describe('API keys (spec 4.8, 2.4, DECISIONS.md #14, #15)', () => {
         code: 'FORBIDDEN',
       },
     });
-    // Leaving development revoked the key; the list still shows it (spec 4.8).
+    // Leaving development revoked the key; the list still shows it (interface.md 4.8).
     const listed = await call<{ apiKeys: KeyView[] }>(developers.suite, 'GET', path, {
       token: developers.alice.token,
     });

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { call, type ClientView, createClient, NOT_FOUND, validationError } from './test-helpers.js';
 import { useDevelopers } from './use-developers.js';
 
-// Spec 4.7 end to end, one client at a time: read, change, delete, regenerate its secret.
+// interface.md 4.7 end to end, one client at a time: read, change, delete, regenerate its secret.
 const developers = useDevelopers({ REGISTER_CLIENT_RATE_LIMIT: '1000' });
-// The shared budget of spec 8 has its own file (rate-limit.test.ts).
+// The shared budget of interface.md 8 has its own file (rate-limit.test.ts).
 
 const create = (token: string, body?: Record<string, unknown>) => createClient(developers.suite, token, body);
 
-describe('GET, PATCH, DELETE /api/clients/{id} (spec 4.7, DECISIONS.md #22)', () => {
+describe('GET, PATCH, DELETE /api/clients/{id} (interface.md 4.7, docs/decisions.md #22)', () => {
   it('finds a client by record id or client id, and 404s for others, unknown ids and the first-party client', async () => {
     const { body: created } = await create(developers.alice.token);
     const { clientSecret: _secret, ...view } = created;
@@ -153,7 +153,7 @@ describe('GET, PATCH, DELETE /api/clients/{id} (spec 4.7, DECISIONS.md #22)', ()
   });
 });
 
-describe('POST /api/clients/{id}/regenerate-secret (spec 4.7, 3)', () => {
+describe('POST /api/clients/{id}/regenerate-secret (interface.md 4.7, 3)', () => {
   it('returns a new secret once, no-store, and only the new hash is stored', async () => {
     const { body: created } = await create(developers.alice.token);
     const regenerated = await call<ClientView>(

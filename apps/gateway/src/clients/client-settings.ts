@@ -16,7 +16,7 @@ export interface ClientSettingsBody {
 }
 
 /**
- * Spec 4.7: only the settable fields travel, each only when present (PATCH semantics); any
+ * interface.md 4.7: only the settable fields travel, each only when present (PATCH semantics); any
  * other key (clientId, clientSecret, developerId, unknown ones) is dropped here.
  */
 export function toClientSettings(body: ClientSettingsBody): MessageInitShape<typeof ClientSettingsSchema> {

@@ -1,6 +1,6 @@
 import type { ApiKey, Client } from '@authz/proto/clients/v1/clients';
 
-/** Spec 2.2 Client: epoch-millisecond timestamps, description and lastUsedAt null when unset. */
+/** interface.md 2.2 Client: epoch-millisecond timestamps, description and lastUsedAt null when unset. */
 export function toClientView(client: Client) {
   return {
     id: client.id,
@@ -20,7 +20,7 @@ export function toClientView(client: Client) {
   };
 }
 
-/** Spec 2.4 ApiKey, masked (the plaintext `key` is added only by the create route). */
+/** interface.md 2.4 ApiKey, masked (the plaintext `key` is added only by the create route). */
 export function toApiKeyView(apiKey: ApiKey) {
   return {
     id: apiKey.id,

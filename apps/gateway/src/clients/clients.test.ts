@@ -15,13 +15,13 @@ import {
 import { bearerChallenge } from '../test/http.js';
 import { useDevelopers } from './use-developers.js';
 
-// Spec 4.7 end to end: every row through the gateway, real gRPC services, Postgres and Redis.
+// interface.md 4.7 end to end: every row through the gateway, real gRPC services, Postgres and Redis.
 const developers = useDevelopers({ REGISTER_CLIENT_RATE_LIMIT: '1000' });
-// The shared budget of spec 8 has its own file (rate-limit.test.ts).
+// The shared budget of interface.md 8 has its own file (rate-limit.test.ts).
 
 const create = (token: string, body?: Record<string, unknown>) => createClient(developers.suite, token, body);
 
-describe('authentication (spec 5, DECISIONS.md #3)', () => {
+describe('authentication (interface.md 5, docs/decisions.md #3)', () => {
   const routes: [string, string][] = [
     ['GET', '/api/clients/'],
     ['POST', '/api/clients/'],
@@ -65,7 +65,7 @@ describe('authentication (spec 5, DECISIONS.md #3)', () => {
   });
 });
 
-describe('GET and POST /api/clients/ (spec 4.7, 2.2)', () => {
+describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
   it('lists nothing, then the created clients, with and without the trailing slash', async () => {
     const dave = await newDeveloper(developers.suite);
     expect(await call(developers.suite, 'GET', '/api/clients/', { token: dave.token })).toMatchObject({
@@ -116,7 +116,7 @@ describe('GET and POST /api/clients/ (spec 4.7, 2.2)', () => {
     expect(rows[0].row).not.toContain(created.body.clientSecret);
   });
 
-  it('refuses invalid settings with one detail per field (spec 7)', async () => {
+  it('refuses invalid settings with one detail per field (interface.md 7)', async () => {
     const cases: [Record<string, unknown>, { path: string; message: string }[]][] = [
       [
         {
@@ -199,7 +199,7 @@ describe('GET and POST /api/clients/ (spec 4.7, 2.2)', () => {
     }
   });
 
-  it('accepts private_key_jwt with jwks or an https jwksUri (DECISIONS.md #16)', async () => {
+  it('accepts private_key_jwt with jwks or an https jwksUri (docs/decisions.md #16)', async () => {
     const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] };
     const base = {
       name: 'Service',

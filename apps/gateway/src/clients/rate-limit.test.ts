@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSuite, type Suite } from '../test/suite.js';
 import { call, newDeveloper } from './test-helpers.js';
 
-// Spec 8: POST /api/clients/ and regenerate-secret share one per-IP budget.
+// interface.md 8: POST /api/clients/ and regenerate-secret share one per-IP budget.
 const environment = useTestEnvironment();
 let suite: Suite;
 

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { useSuite } from '../test/use-suite.js';
 import { call, newDeveloper } from './test-helpers.js';
 
-// Spec 8: POST /oauth/register shares the per-IP budget of POST /api/clients/ and
+// interface.md 8: POST /oauth/register shares the per-IP budget of POST /api/clients/ and
 // regenerate-secret.
 const context = useSuite({
   gatewayEnv: { REGISTER_CLIENT_RATE_LIMIT: '2', REGISTER_CLIENT_RATE_WINDOW: '60' },

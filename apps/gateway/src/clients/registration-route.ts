@@ -5,7 +5,7 @@ import type { Upstreams } from '../plugins/upstreams.js';
 
 export interface RegistrationRouteOptions {
   upstreams: Upstreams;
-  /** Spec 8: the per-IP budget shared with POST /api/clients/ and regenerate-secret. */
+  /** interface.md 8: the per-IP budget shared with POST /api/clients/ and regenerate-secret. */
   registerClientBudget: RateLimitBudget;
 }
 
@@ -43,7 +43,7 @@ const registrationResponse = {
 } as const;
 
 /**
- * RFC 7591 dynamic client registration, open mode (spec 4.3, 5): clients applies every rule
+ * RFC 7591 dynamic client registration, open mode (interface.md 4.3, 5): clients applies every rule
  * to the JSON body as received; errors are RFC 7591 section 3.2.2 bodies.
  */
 export async function registrationRoute(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSuite } from '../test/use-suite.js';
 import { call, REDIRECT_URI_MESSAGE } from './test-helpers.js';
 
-// RFC 7591 dynamic registration, open mode (spec 4.3, 5, 8), end to end through the gateway.
+// RFC 7591 dynamic registration, open mode (interface.md 4.3, 5, 8), end to end through the gateway.
 // The budget shared with the developer API has its own file (registration-rate-limit.test.ts).
 const secretHashKey = randomBytes(32);
 const context = useSuite({

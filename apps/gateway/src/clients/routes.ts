@@ -9,7 +9,7 @@ import * as schemas from './schemas.js';
 
 export interface ClientRoutesOptions {
   upstreams: Upstreams;
-  /** Spec 8: one per-IP budget shared by create and regenerate-secret (and /oauth/register). */
+  /** interface.md 8: one per-IP budget shared by create and regenerate-secret (and /oauth/register). */
   registerClientBudget: RateLimitBudget;
 }
 
@@ -18,8 +18,8 @@ interface ById {
 }
 
 /**
- * Spec 4.7: client management for the token subject's developer. Paths take the record id or
- * the OAuth client id (DECISIONS.md #22) and answer with and without a trailing slash (the
+ * interface.md 4.7: client management for the token subject's developer. Paths take the record id or
+ * the OAuth client id (docs/decisions.md #22) and answer with and without a trailing slash (the
  * router ignores it). Another developer's client is 404, never 403.
  */
 export async function clientRoutes(

@@ -1,10 +1,10 @@
-/** JSON schemas of the developer API (spec 4.7, 4.8). They check shape only; the clients
+/** JSON schemas of the developer API (interface.md 4.7, 4.8). They check shape only; the clients
  * service owns the rules (lengths, URIs, grant consistency, scope policy) and names the field. */
 
 const stringList = { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 2048 } } as const;
 const nullableString = { type: ['string', 'null'], maxLength: 4096 } as const;
 
-/** Settable fields; others (clientId, clientSecret, developerId, ...) are ignored (spec 4.7). */
+/** Settable fields; others (clientId, clientSecret, developerId, ...) are ignored (interface.md 4.7). */
 const settings = {
   name: { type: 'string', maxLength: 1024 },
   description: nullableString,
@@ -13,7 +13,7 @@ const settings = {
   grantTypes: stringList,
   responseTypes: stringList,
   tokenEndpointAuthMethod: { type: 'string', maxLength: 64 },
-  // DECISIONS.md #16 (extension): keys for private_key_jwt.
+  // docs/decisions.md #16 (extension): keys for private_key_jwt.
   jwks: { type: ['object', 'null'] },
   jwksUri: nullableString,
 } as const;
@@ -64,7 +64,7 @@ const clientProperties = {
   lastUsedAt: nullableTimestamp,
 } as const;
 
-/** Spec 2.2. */
+/** interface.md 2.2. */
 export const clientView = {
   type: 'object',
   required: Object.keys(clientProperties),
@@ -72,7 +72,7 @@ export const clientView = {
   properties: clientProperties,
 } as const;
 
-/** Spec 2.2: the view plus the secret, in the 201 of create and the 200 of regenerate. */
+/** interface.md 2.2: the view plus the secret, in the 201 of create and the 200 of regenerate. */
 export const clientWithSecret = {
   type: 'object',
   required: Object.keys(clientProperties),
@@ -98,7 +98,7 @@ const apiKeyProperties = {
   revokedAt: nullableTimestamp,
 } as const;
 
-/** Spec 2.4, masked. */
+/** interface.md 2.4, masked. */
 export const apiKeyView = {
   type: 'object',
   required: Object.keys(apiKeyProperties),
@@ -106,7 +106,7 @@ export const apiKeyView = {
   properties: apiKeyProperties,
 } as const;
 
-/** Spec 2.4: the one response that carries the plaintext key. */
+/** interface.md 2.4: the one response that carries the plaintext key. */
 export const apiKeyWithKey = {
   type: 'object',
   required: [...Object.keys(apiKeyProperties), 'key'],

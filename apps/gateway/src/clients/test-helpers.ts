@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Suite } from '../test/suite.js';
 
-/** HTTP helpers of the developer API tests (spec 4.7, 4.8). */
+/** HTTP helpers of the developer API tests (interface.md 4.7, 4.8). */
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -46,7 +46,7 @@ export const NOT_FOUND = { error: 'Not found', statusCode: 404, code: 'NOT_FOUND
 export const REDIRECT_URI_MESSAGE =
   'must be an absolute https URL, or http on 127.0.0.1, [::1] or localhost, without a fragment';
 
-/** Spec 7 validation envelope. */
+/** interface.md 7 validation envelope. */
 export function validationError(details: { path: string; message: string }[]) {
   return { error: 'Validation error', code: 'VALIDATION_ERROR', statusCode: 400, details };
 }

@@ -18,7 +18,7 @@ export interface DevelopersContext {
   readonly sql: pg.Pool;
   /** The key the services hash secrets with, so tests can recompute stored hashes. */
   readonly secretHashKey: Buffer;
-  /** Two developers: each other's clients must be invisible (spec 4.7: 404, never 403). */
+  /** Two developers: each other's clients must be invisible (interface.md 4.7: 404, never 403). */
   readonly alice: Developer;
   readonly bob: Developer;
 }

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { parseTrustProxy } from './trust-proxy.js';
 
-/** The gateway's environment, validated once at start-up (CONTRACT.md "Environment"). */
+/** The gateway's environment, validated once at start-up (docs/contract.md "Environment"). */
 const settingsSchema = z.object({
   PORT: envPort().default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -28,15 +28,15 @@ const settingsSchema = z.object({
   DEFAULT_RATE_LIMIT: envPositiveInt(300),
   DEFAULT_RATE_WINDOW: envPositiveInt(60),
   RATE_LIMIT_ENABLED: envBoolean(true),
-  /** POST /auth/login: attempts per window, per IP and per account (spec 8). */
+  /** POST /auth/login: attempts per window, per IP and per account (interface.md 8). */
   LOGIN_RATE_LIMIT: envPositiveInt(10),
   LOGIN_RATE_WINDOW: envPositiveInt(300),
   /** How long an address an account signed in from is spared the account's budget (docs/security.md #5). */
   LOGIN_KNOWN_ADDRESS_TTL: envPositiveInt(30 * 86_400),
-  /** POST /auth/register: registrations per window per IP (spec 8). */
+  /** POST /auth/register: registrations per window per IP (interface.md 8). */
   REGISTER_RATE_LIMIT: envPositiveInt(10),
   REGISTER_RATE_WINDOW: envPositiveInt(3600),
-  /** POST /api/clients/ and regenerate-secret (later /oauth/register): one shared per-IP budget (spec 8). */
+  /** POST /api/clients/ and regenerate-secret (later /oauth/register): one shared per-IP budget (interface.md 8). */
   REGISTER_CLIENT_RATE_LIMIT: envPositiveInt(20),
   REGISTER_CLIENT_RATE_WINDOW: envPositiveInt(60),
   /**
@@ -55,7 +55,7 @@ const settingsSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: envPositiveInt(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: envPositiveInt(72_000),
   HTTP_CONNECTION_TIMEOUT_MS: envPositiveInt(120_000),
-  /** Wallet routes exist only when on (spec 1 item 7, DECISIONS.md #25); wallet-bridge checks it too. */
+  /** Wallet routes exist only when on (interface.md 1 item 7, docs/decisions.md #25); wallet-bridge checks it too. */
   WALLET_FEDERATION_ENABLED: envBoolean(false),
 });
 
@@ -83,7 +83,7 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
   return {
     port: settings.PORT,
     host: settings.HOST,
-    // CONTRACT.md: the issuer defaults to http://localhost:$PORT.
+    // docs/contract.md: the issuer defaults to http://localhost:$PORT.
     issuer: settings.JWT_ISSUER ?? `http://localhost:${settings.PORT}`,
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,

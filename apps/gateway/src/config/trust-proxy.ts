@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY (CONTRACT.md): `false` (default) ignores X-Forwarded-*; `true` trusts every hop;
+ * TRUST_PROXY (docs/contract.md): `false` (default) ignores X-Forwarded-*; `true` trusts every hop;
  * a number trusts that many hops; otherwise a comma-separated list of proxy addresses/CIDRs.
  * Only a trusted proxy may set the client IP that per-IP rate limits count against.
  */

@@ -29,7 +29,7 @@ const consentList = {
   properties: { consents: { type: 'array', items: consentView }, csrfToken: { type: 'string' } },
 } as const;
 
-/** DECISIONS.md #20: the spec 7 envelope plus an empty list, and no csrfToken. */
+/** docs/decisions.md #20: the interface.md 7 envelope plus an empty list, and no csrfToken. */
 const signedOut = {
   type: 'object',
   required: ['error', 'statusCode', 'consents'],
@@ -49,7 +49,7 @@ const consentParams = {
 } as const;
 
 /**
- * Spec 4.6: the signed-in user's consents, authenticated by the session cookie. Same-origin
+ * interface.md 4.6: the signed-in user's consents, authenticated by the session cookie. Same-origin
  * only: no CORS, so no other site can read the list or its CSRF token.
  */
 export async function consentRoutes(app: FastifyInstance, { upstreams }: ConsentRoutesOptions) {
@@ -75,14 +75,14 @@ export async function consentRoutes(app: FastifyInstance, { upstreams }: Consent
     async (request, reply) => {
       const session = await requireBrowserSession(upstreams, request);
       checkCsrfHeader(request, session);
-      // NotFoundError for an unknown, revoked or someone else's consent: 404 alike (spec 4.6).
+      // NotFoundError for an unknown, revoked or someone else's consent: 404 alike (interface.md 4.6).
       await upstreams.authorization.revokeConsent({ userId: session.user!.id, consentId: request.params.id });
       return reply.code(204).send();
     },
   );
 }
 
-/** Spec 2.3. */
+/** interface.md 2.3. */
 function toConsentView(consent: Consent) {
   return {
     id: consent.id,

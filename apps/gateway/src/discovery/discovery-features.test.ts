@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { useSuite } from '../test/use-suite.js';
 
-// Spec 4.4: feature-gated metadata appears only when its flag is on.
+// interface.md 4.4: feature-gated metadata appears only when its flag is on.
 const context = useSuite({ serviceEnv: { CIMD_ENABLED: 'true' } });
 
 it('states client_id_metadata_document_supported while CIMD is enabled', async () => {

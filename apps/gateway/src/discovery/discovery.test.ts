@@ -4,7 +4,7 @@ import { metricValue } from '../test/metrics.js';
 import { useSuite } from '../test/use-suite.js';
 import { JWKS_CACHE_MS } from './routes.js';
 
-// Spec 4.4 through the gateway: RFC 8414 and OIDC Discovery documents, the JWKS, CORS.
+// interface.md 4.4 through the gateway: RFC 8414 and OIDC Discovery documents, the JWKS, CORS.
 const context = useSuite();
 
 const ASSERTION_ALGORITHMS = [
@@ -48,7 +48,7 @@ function expectedServerMetadata(issuer: string) {
 }
 
 describe('discovery documents', () => {
-  it('serves RFC 8414 metadata with every statement of spec 4.4, cacheable for an hour', async () => {
+  it('serves RFC 8414 metadata with every statement of interface.md 4.4, cacheable for an hour', async () => {
     const response = await fetch(context.url('/.well-known/oauth-authorization-server'));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600');

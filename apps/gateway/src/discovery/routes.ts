@@ -8,7 +8,7 @@ export interface DiscoveryRoutesOptions {
   issuer: string;
 }
 
-/** Spec 4.4: discovery documents are public and cacheable for an hour. */
+/** interface.md 4.4: discovery documents are public and cacheable for an hour. */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=3600';
 
 /** The discovery documents change only when oauth is redeployed with new settings. */
@@ -45,7 +45,7 @@ const jwksResponse = {
   },
 } as const;
 
-/** Spec 4.4: no authentication, CORS for browser-based clients, cacheable. */
+/** interface.md 4.4: no authentication, CORS for browser-based clients, cacheable. */
 export async function discoveryRoutes(app: FastifyInstance, { upstreams, issuer }: DiscoveryRoutesOptions) {
   const metadata = new UpstreamCache(() => upstreams.discovery.getServerMetadata({}), METADATA_CACHE_MS);
   const jwks = new UpstreamCache(

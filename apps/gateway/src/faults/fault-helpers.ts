@@ -9,14 +9,14 @@ import { newDeveloper } from '../clients/test-helpers.js';
 import type { Suite } from '../test/suite.js';
 import { TcpProxy } from '../test/tcp-proxy.js';
 
-/** Spec section 7 on an OAuth route: a dependency outage is `temporarily_unavailable` (docs/errors.md). */
+/** interface.md 7 on an OAuth route: a dependency outage is `temporarily_unavailable` (docs/errors.md). */
 export const TEMPORARILY_UNAVAILABLE = {
   error: 'temporarily_unavailable',
   code: 'TEMPORARILY_UNAVAILABLE',
   statusCode: 503,
 };
 
-/** Spec section 7 on a JSON API route: the 503 envelope. */
+/** interface.md 7 on a JSON API route: the 503 envelope. */
 export const SERVICE_UNAVAILABLE = {
   error: 'Service unavailable',
   statusCode: 503,

@@ -12,7 +12,7 @@ import {
   type Answer,
 } from './fault-helpers.js';
 
-// DECISIONS.md #26, #27: the gateway balances over two oauth replicas; when one goes away it
+// docs/decisions.md #26, #27: the gateway balances over two oauth replicas; when one goes away it
 // moves to the other, and grpc-js retries transparently only the calls that never reached a
 // server. Replica A is the suite's own (in this process); B is a real `node dist/main.js`
 // process, stopped with SIGTERM or killed with SIGKILL under a steady token load.

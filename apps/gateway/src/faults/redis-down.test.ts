@@ -15,7 +15,7 @@ import {
 
 // Redis down, per feature (docs/operations.md "Fault behaviour"). /health answering 503 with
 // cache disconnected, and recovering, is shown by system/health-cache.test.ts; this file shows
-// what each feature does meanwhile: rate limits fail open (DECISIONS.md #23), every check of the
+// what each feature does meanwhile: rate limits fail open (docs/decisions.md #23), every check of the
 // access-token deny-list fails closed with 503, and all of it heals once Redis is back, with no
 // restart of anything.
 const BUDGET = 20;

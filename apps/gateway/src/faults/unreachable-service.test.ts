@@ -12,7 +12,7 @@ import {
 
 // A service the gateway cannot reach never hangs a request (docs/operations.md "Fault
 // behaviour"): every gRPC call carries a deadline (5 s by default, 1 s for /health), a refused
-// connection fails at once, and the answer is the route's error envelope (spec section 7).
+// connection fails at once, and the answer is the route's error envelope (interface.md 7).
 const environment = useTestEnvironment();
 const CALL_DEADLINE_MS = 5000;
 /** Scheduling slack on a loaded two-core machine, on top of a deadline. */

@@ -30,7 +30,7 @@ export interface HostedPageRoutesOptions {
 const ASSET_CACHE_CONTROL = 'public, max-age=3600';
 
 /**
- * Spec 4.5: consent-ui renders every /ui/* page; the gateway owns HTTP (docs/gateway-routes.md
+ * interface.md 4.5: consent-ui renders every /ui/* page; the gateway owns HTTP (docs/gateway-routes.md
  * #1). The sign-in submission also gets the login rate limits and metrics of /auth/login.
  */
 export async function hostedPageRoutes(
@@ -88,7 +88,7 @@ function pageRequest(request: FastifyRequest) {
   return {
     // HEAD is served by the GET handler (Fastify's exposeHeadRoutes).
     method: request.method === 'POST' ? 'POST' : 'GET',
-    // The router ignores a trailing slash (DECISIONS.md #22); consent-ui sees one spelling.
+    // The router ignores a trailing slash (docs/decisions.md #22); consent-ui sees one spelling.
     path: path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path,
     query: queryFields(request),
     form: request.method === 'POST' ? formFieldsOf(request) : [],

@@ -6,7 +6,7 @@ import type { Upstreams } from '../plugins/upstreams.js';
 import { sessionToken } from './cookies.js';
 
 /**
- * Spec 5: the signed-in user of a cookie-authenticated API call. No cookie, or one identity
+ * interface.md 5: the signed-in user of a cookie-authenticated API call. No cookie, or one identity
  * does not know (unknown, expired, ended), is UnauthorizedError.
  */
 export async function requireBrowserSession(
@@ -24,7 +24,7 @@ export async function requireBrowserSession(
 }
 
 /**
- * Spec 5 and DECISIONS.md #17: a state-changing API call proves it comes from our own pages
+ * interface.md 5 and docs/decisions.md #17: a state-changing API call proves it comes from our own pages
  * with the session's CSRF token in X-CSRF-Token, compared in constant time.
  */
 export function checkCsrfHeader(request: FastifyRequest, session: GetBrowserSessionResponse): void {

@@ -11,7 +11,7 @@ export function requestCookies(request: FastifyRequest): Record<string, string> 
   return header ? { ...request.server.parseCookie(header) } : {};
 }
 
-/** The browser session cookie's value (spec 5), when the browser sent one. */
+/** The browser session cookie's value (interface.md 5), when the browser sent one. */
 export function sessionToken(request: FastifyRequest): string | undefined {
   return requestCookies(request)[SESSION_COOKIE] || undefined;
 }

@@ -10,10 +10,10 @@ export type DeveloperOwner = MessageInitShape<typeof OwnerSchema>;
 const developers = new WeakMap<FastifyRequest, DeveloperOwner>();
 
 /**
- * Spec 5 and DECISIONS.md #3: the developer API takes only first-party user access tokens
+ * interface.md 5 and docs/decisions.md #3: the developer API takes only first-party user access tokens
  * (oauth checks signature, expiry, deny-list, client and `act`); anything else is 401. The
  * token's subject then names its developer record (created on first use) and realm, which
- * every clients RPC receives (DECISIONS.md #6: clients calls no other service).
+ * every clients RPC receives (docs/decisions.md #6: clients calls no other service).
  *
  * A preValidation hook, so a missing token is 401 before the body is looked at. Routes using
  * it set `config: { authChallenge: 'Bearer' }` for the WWW-Authenticate header (RFC 6750 3).

@@ -3,7 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 
 /**
  * Metrics the spec names are counted here, where every login and token response passes
- * (DECISIONS.md #24): registered from the start so they are exported even at zero.
+ * (docs/decisions.md #24): registered from the start so they are exported even at zero.
  */
 export interface GatewayMetrics {
   registry: Registry;

@@ -41,7 +41,7 @@ const invalidClient = (description: string) => ({
 describe('CIMD client at the token endpoint', () => {
   it('authenticates a document client: it gets past client authentication to the grant checks', async () => {
     const { clientId, path } = publish(notesApp);
-    // Authenticated, but the document does not register client_credentials (spec 7 mapping).
+    // Authenticated, but the document does not register client_credentials (interface.md 7 mapping).
     const grantRefused = await asClient(clientId, 'client_credentials');
     expect(grantRefused.status).toBe(400);
     expect(grantRefused.body).toEqual({

@@ -12,8 +12,8 @@ import {
   type TokenResponse,
 } from './token-test-helpers.js';
 
-// Spec 5 and 7 end to end: client authentication at /oauth/token by the clients service, and
-// the cache in front of it invalidated on every change (DECISIONS.md #21, #28).
+// interface.md 5 and 7 end to end: client authentication at /oauth/token by the clients service, and
+// the cache in front of it invalidated on every change (docs/decisions.md #21, #28).
 const developers = useDevelopers({ REGISTER_CLIENT_RATE_LIMIT: '1000' });
 
 const clientCredentials: FormField = ['grant_type', 'client_credentials'];
@@ -25,7 +25,7 @@ const asAlice = (method: string, path: string, body?: unknown) =>
   call(developers.suite, method, path, { token: developers.alice.token, ...(body ? { body } : {}) });
 
 /**
- * RFC 6749 section 5.2: 401 invalid_client, bare (DECISIONS.md #21), with a Basic challenge
+ * RFC 6749 section 5.2: 401 invalid_client, bare (docs/decisions.md #21), with a Basic challenge
  * when the client tried Basic and none otherwise.
  */
 function expectInvalidClient(response: TokenResponse, { triedBasic }: { triedBasic: boolean }): void {
@@ -34,7 +34,7 @@ function expectInvalidClient(response: TokenResponse, { triedBasic }: { triedBas
   expect(response.headers.get('cache-control')).toBe('no-store');
 }
 
-describe('who may authenticate (spec 5)', () => {
+describe('who may authenticate (interface.md 5)', () => {
   it('accepts a public client on its client_id alone: the grant decides (invalid_grant, not 401)', async () => {
     const client = await newClient(developers.suite, developers.alice.token, {
       ...webApp,
@@ -124,7 +124,7 @@ describe('who may authenticate (spec 5)', () => {
   });
 });
 
-describe('changes take effect on the very next request (DECISIONS.md #28)', () => {
+describe('changes take effect on the very next request (docs/decisions.md #28)', () => {
   it('a disabled client is refused, and accepted again once enabled', async () => {
     const client = await newMachine();
     const basic = basicAuth(client.clientId, client.clientSecret!);

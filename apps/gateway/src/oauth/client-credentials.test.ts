@@ -13,7 +13,7 @@ import {
   type FormField,
 } from './token-test-helpers.js';
 
-// Spec 2.5, 4.3 and DECISIONS.md #8, #9, #15 end to end: HTTP through the gateway, real gRPC
+// interface.md 2.5, 4.3 and docs/decisions.md #8, #9, #15 end to end: HTTP through the gateway, real gRPC
 // services, Postgres and Redis. Usage is reported every 100 ms here (docs/tokens.md #18).
 const developers = useDevelopers(
   { REGISTER_CLIENT_RATE_LIMIT: '1000' },
@@ -30,7 +30,7 @@ async function machine(body?: Record<string, unknown>) {
 const token = (fields: FormField[], headers: Record<string, string> = {}) =>
   requestToken(developers.suite, [grant, ...fields], headers);
 
-describe('client_credentials (RFC 6749 section 4.4, spec 2.5)', () => {
+describe('client_credentials (RFC 6749 section 4.4, interface.md 2.5)', () => {
   it('client_secret_basic: a token for the client itself, no refresh token, not cacheable', async () => {
     const client = await machine();
     const response = await token([], client.basic);
@@ -50,7 +50,7 @@ describe('client_credentials (RFC 6749 section 4.4, spec 2.5)', () => {
       typ: 'at+jwt',
       kid: expect.any(String),
     });
-    // DECISIONS.md #8: no scope requested, no scope claim; no user claims.
+    // docs/decisions.md #8: no scope requested, no scope claim; no user claims.
     expect(Object.keys(payload).sort()).toEqual(['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'sub']);
     expect(payload).toMatchObject({
       iss: developers.suite.baseUrl,
@@ -111,7 +111,7 @@ describe('client_credentials (RFC 6749 section 4.4, spec 2.5)', () => {
   });
 });
 
-describe('resource indicators (RFC 8707, DECISIONS.md #9)', () => {
+describe('resource indicators (RFC 8707, docs/decisions.md #9)', () => {
   it('binds aud to one resource as a string, to several as an array', async () => {
     const client = await machine();
     const one = await token([['resource', 'https://api.example/v1']], client.basic);
@@ -150,7 +150,7 @@ describe('resource indicators (RFC 8707, DECISIONS.md #9)', () => {
     }
   });
 
-  it('a client with an audience list: aud per spec 2.5, resources only from the list', async () => {
+  it('a client with an audience list: aud per interface.md 2.5, resources only from the list', async () => {
     const single = await machine();
     const pair = await machine();
     // The audience list is stored with the client but not settable through the developer API.
@@ -177,7 +177,7 @@ describe('resource indicators (RFC 8707, DECISIONS.md #9)', () => {
   });
 });
 
-describe('API keys in place of the secret (DECISIONS.md #14, #15)', () => {
+describe('API keys in place of the secret (docs/decisions.md #14, #15)', () => {
   it('work for client_credentials only, and never once revoked', async () => {
     const client = await machine();
     const created = await call<{ id: string; key: string }>(
@@ -234,7 +234,7 @@ describe('API keys in place of the secret (DECISIONS.md #14, #15)', () => {
   });
 });
 
-describe('lastUsedAt (spec 2.2: coalesced, not written per request)', () => {
+describe('lastUsedAt (interface.md 2.2: coalesced, not written per request)', () => {
   it('shows up in GET /api/clients/{id} after a successful token request', async () => {
     const client = await machine();
     const path = `/api/clients/${client.id}`;

@@ -29,7 +29,7 @@ export function registerFormParser(app: FastifyInstance): void {
 
 /**
  * Wraps the routes of the OAuth wire endpoints or of the hosted pages, which read forms only
- * (RFC 6749 appendix B, spec 1 conventions): in their context the form parser is the only
+ * (RFC 6749 appendix B, interface.md 1 conventions): in their context the form parser is the only
  * one, so any other body is 415 before a route reads it. Otherwise a JSON array would pass
  * for the list of form fields (docs/security.md "Hostile input").
  */

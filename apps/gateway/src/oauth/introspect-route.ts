@@ -26,7 +26,7 @@ function actorSchema(depth: number): Record<string, unknown> {
   };
 }
 
-/** Spec 4.3 introspection response: nothing beyond these members ever leaves. */
+/** interface.md 4.3 introspection response: nothing beyond these members ever leaves. */
 const introspectionResponse = {
   type: 'object',
   required: ['active'],

@@ -18,8 +18,8 @@ import {
   verifyAtJwks,
 } from './token-test-helpers.js';
 
-// RFC 7662 and spec 4.3, 5 end to end: POST /oauth/introspect through the gateway, real gRPC
-// services, Postgres and Redis (DECISIONS.md #10, #21; docs/tokens.md #22, #23).
+// RFC 7662 and interface.md 4.3, 5 end to end: POST /oauth/introspect through the gateway, real gRPC
+// services, Postgres and Redis (docs/decisions.md #10, #21; docs/tokens.md #22, #23).
 const developers = useDevelopers({ REGISTER_CLIENT_RATE_LIMIT: '1000' });
 
 // A replica minting 2-second tokens, so that one can be seen expiring at the suite's own oauth.
@@ -98,7 +98,7 @@ describe('active access tokens', () => {
   });
 });
 
-describe('audience (DECISIONS.md #10)', () => {
+describe('audience (docs/decisions.md #10)', () => {
   it('a caller named in aud sees the token active; any other client sees { active: false }', async () => {
     const resourceServer = await machine();
     const issuing = await machine();
@@ -205,7 +205,7 @@ describe('refusals', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('public clients, the first-party one included, cannot introspect (spec 5)', async () => {
+  it('public clients, the first-party one included, cannot introspect (interface.md 5)', async () => {
     const client = await machine();
     const token = await accessToken(client.basic);
     const publicClient = await newClient(developers.suite, developers.alice.token, {
@@ -226,7 +226,7 @@ describe('refusals', () => {
     }
   });
 
-  it('an API key does not stand in for the secret here (DECISIONS.md #15)', async () => {
+  it('an API key does not stand in for the secret here (docs/decisions.md #15)', async () => {
     const client = await machine();
     const token = await accessToken(client.basic);
     const created = await call<{ key: string }>(

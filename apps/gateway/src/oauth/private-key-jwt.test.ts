@@ -13,8 +13,8 @@ import {
   type FormField,
 } from './token-test-helpers.js';
 
-// Spec 5 private_key_jwt (RFC 7523) at POST /oauth/token through the gateway; keys registered
-// inline (`jwks`) or by reference (`jwksUri`, DECISIONS.md #16) on a loopback key server.
+// interface.md 5 private_key_jwt (RFC 7523) at POST /oauth/token through the gateway; keys registered
+// inline (`jwks`) or by reference (`jwksUri`, docs/decisions.md #16) on a loopback key server.
 const context = useDevelopers({}, { CIMD_ALLOW_INSECURE_LOOPBACK: 'true' });
 let keyServer: TestDocumentServer;
 let key: { privateKey: CryptoKey; jwk: JWK };

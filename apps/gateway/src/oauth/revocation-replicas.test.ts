@@ -3,7 +3,7 @@ import { useDevelopers } from '../clients/use-developers.js';
 import { introspect, revoke, startOAuthReplica, type OAuthReplica } from './token-management-test-helpers.js';
 import { basicAuth, newClient, requestToken } from './token-test-helpers.js';
 
-// Spec 2.5 with DECISIONS.md #26: the deny-list lives in Redis, shared by every oauth replica,
+// interface.md 2.5 with docs/decisions.md #26: the deny-list lives in Redis, shared by every oauth replica,
 // so a token revoked through one is inactive at once on the others (docs/tokens.md #14, #24).
 const developers = useDevelopers();
 

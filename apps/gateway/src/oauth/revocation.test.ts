@@ -4,7 +4,7 @@ import { useDevelopers } from '../clients/use-developers.js';
 import { INACTIVE, introspect, revoke, type FormResponse } from './token-management-test-helpers.js';
 import { basicAuth, INVALID_CLIENT, newClient, requestToken, type FormField } from './token-test-helpers.js';
 
-// RFC 7009 and spec 2.5, 4.3, 5 end to end: POST /oauth/revoke through the gateway, real gRPC
+// RFC 7009 and interface.md 2.5, 4.3, 5 end to end: POST /oauth/revoke through the gateway, real gRPC
 // services, Postgres and Redis (docs/tokens.md #24, #25). Refresh-token families of
 // confidential clients are revoked in the oauth service's own tests: no grant issues one yet.
 const developers = useDevelopers({ REGISTER_CLIENT_RATE_LIMIT: '1000' });
@@ -23,14 +23,14 @@ async function accessToken(basic: Record<string, string>): Promise<string> {
 const isActive = async (basic: Record<string, string>, token: string) =>
   (await introspect(developers.suite, [['token', token]], basic)).body;
 
-/** Spec 4.3: 200, empty body, not cacheable, readable cross-origin. */
+/** interface.md 4.3: 200, empty body, not cacheable, readable cross-origin. */
 function expectRevoked(response: FormResponse): void {
   expect({ status: response.status, text: response.text }).toEqual({ status: 200, text: '' });
   expect(response.headers.get('cache-control')).toBe('no-store');
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
 }
 
-describe('access tokens (spec 2.5: denied by jti)', () => {
+describe('access tokens (interface.md 2.5: denied by jti)', () => {
   it('revoked by their own client: 200 with an empty body, then inactive', async () => {
     const client = await machine();
     const token = await accessToken(client.basic);
@@ -75,7 +75,7 @@ describe('access tokens (spec 2.5: denied by jti)', () => {
   });
 });
 
-describe('anything else is a silent 200 (spec 4.3)', () => {
+describe('anything else is a silent 200 (interface.md 4.3)', () => {
   it('garbage, unknown, empty, repeated or missing tokens and unknown hints', async () => {
     const client = await machine();
     const token = await accessToken(client.basic);
@@ -159,7 +159,7 @@ describe('the only refusal: invalid_client', () => {
     }
   });
 
-  it('an API key does not stand in for the secret (DECISIONS.md #15)', async () => {
+  it('an API key does not stand in for the secret (docs/decisions.md #15)', async () => {
     const client = await machine();
     const created = await call<{ key: string }>(
       developers.suite,

@@ -12,7 +12,7 @@ export interface RevokeRouteOptions {
 const REVOKE_PATH = '/oauth/revoke';
 
 /**
- * RFC 7009 section 2: token revocation. Spec 4.3: 200 with an empty body for any token, known
+ * RFC 7009 section 2: token revocation. interface.md 4.3: 200 with an empty body for any token, known
  * or not; only a failed client authentication is refused (401 invalid_client). Browser-based
  * clients may call it (CORS), like the token endpoint.
  */

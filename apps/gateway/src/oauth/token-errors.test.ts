@@ -3,8 +3,8 @@ import { useDevelopers } from '../clients/use-developers.js';
 import { metricValue } from '../test/metrics.js';
 import { basicAuth, newClient, requestToken } from './token-test-helpers.js';
 
-// Spec 4.3 and the error mapping of spec 7 at POST /oauth/token, beyond client authentication:
-// exact RFC 6749 bodies, not cacheable; plus the token metric of DECISIONS.md #24.
+// interface.md 4.3 and the error mapping of interface.md 7 at POST /oauth/token, beyond client authentication:
+// exact RFC 6749 bodies, not cacheable; plus the token metric of docs/decisions.md #24.
 const developers = useDevelopers();
 
 async function machine() {

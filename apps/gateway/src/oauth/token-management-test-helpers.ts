@@ -6,7 +6,7 @@ import { testLogger } from '@authz/shared/testing';
 import type { Suite } from '../test/suite.js';
 import type { FormField } from './token-test-helpers.js';
 
-/** HTTP helpers of the introspection and revocation tests (spec 4.3, RFC 7662, RFC 7009). */
+/** HTTP helpers of the introspection and revocation tests (interface.md 4.3, RFC 7662, RFC 7009). */
 export interface FormResponse {
   status: number;
   headers: Headers;
@@ -41,7 +41,7 @@ export const introspect = (suite: Suite, fields: FormField[], headers: Record<st
 export const revoke = (suite: Suite, fields: FormField[], headers: Record<string, string> = {}) =>
   postForm(suite, '/oauth/revoke', fields, headers);
 
-/** Spec 4.3: the whole answer about a token that is not active for the caller. */
+/** interface.md 4.3: the whole answer about a token that is not active for the caller. */
 export const INACTIVE = { active: false };
 
 export interface OAuthReplica {
@@ -51,7 +51,7 @@ export interface OAuthReplica {
 
 /**
  * A second oauth instance beside the suite's own, as a scaled-out Deployment runs it
- * (DECISIONS.md #26): same database, Redis, key prefix and keys; `overrides` change settings
+ * (docs/decisions.md #26): same database, Redis, key prefix and keys; `overrides` change settings
  * of this instance only.
  */
 export async function startOAuthReplica(

@@ -3,7 +3,7 @@ import { expect, vi } from 'vitest';
 import { call, createClient, type ClientView } from '../clients/test-helpers.js';
 import type { Suite } from '../test/suite.js';
 
-/** HTTP helpers of the token endpoint tests (spec 4.3, 5). */
+/** HTTP helpers of the token endpoint tests (interface.md 4.3, 5). */
 export interface TokenResponse {
   status: number;
   headers: Headers;
@@ -43,7 +43,7 @@ export function verifyAtJwks(suite: Suite, token: string): Promise<JWTVerifyResu
   return jwtVerify(token, jwks, { issuer: suite.baseUrl, typ: 'at+jwt' });
 }
 
-/** Spec 7 and DECISIONS.md #21: client authentication failures are the bare token. */
+/** interface.md 7 and docs/decisions.md #21: client authentication failures are the bare token. */
 export const INVALID_CLIENT = { error: 'invalid_client', code: 'INVALID_CLIENT', statusCode: 401 };
 
 /** A machine client (docs/clients.md #2): client_credentials only, no redirect URIs. */

@@ -12,7 +12,7 @@ export interface UserInfoRouteOptions {
 
 const USERINFO_PATH = '/oauth/userinfo';
 
-/** Spec 4.3: sub always; email and email_verified together or not at all, never null. */
+/** interface.md 4.3: sub always; email and email_verified together or not at all, never null. */
 const userInfoResponse = {
   type: 'object',
   required: ['sub'],
@@ -35,7 +35,7 @@ export async function userInfoRoute(app: FastifyInstance, { upstreams }: UserInf
   const answer = async (reply: FastifyReply, accessToken: string) =>
     sendUserInfo(reply, await upstreams.tokens.userInfo({ accessToken }));
 
-  // RFC 6750 section 2.1; the query parameter of section 2.3 is not offered (spec 4.3).
+  // RFC 6750 section 2.1; the query parameter of section 2.3 is not offered (interface.md 4.3).
   app.get(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, bearerToken(request)));
   app.post(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, postedToken(request)));
   app.corsPreflight(USERINFO_PATH, ['GET', 'POST']);

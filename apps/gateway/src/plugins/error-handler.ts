@@ -17,7 +17,7 @@ import fp from 'fastify-plugin';
 import { REQUEST_ID_HEADER } from './request-context.js';
 import { setTransportSecurity } from './security-headers.js';
 
-/** How a route renders failures: the API envelope or the RFC 6749 body (spec section 7). */
+/** How a route renders failures: the API envelope or the RFC 6749 body (interface.md 7). */
 export type ErrorFormat = 'api' | 'oauth';
 
 declare module 'fastify' {
@@ -46,7 +46,7 @@ export interface ErrorHandlerOptions {
   resourceMetadataUrl: string;
 }
 
-/** The only place that turns a failure into a response (CONVENTIONS.md #5). */
+/** The only place that turns a failure into a response (docs/conventions.md #5). */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance, { resourceMetadataUrl }: ErrorHandlerOptions) => {
     app.decorate('bearerChallenge', (error?: string) =>
@@ -171,7 +171,7 @@ function toFieldViolation(issue: SchemaIssue): FieldViolation {
   return { path: segments.join('.') || '(body)', message: issue.message ?? 'is invalid' };
 }
 
-/** Spec section 7: one entry per rejected field, even when a field broke several rules. */
+/** interface.md 7: one entry per rejected field, even when a field broke several rules. */
 function onePerField(violations: FieldViolation[]): FieldViolation[] {
   const byPath = new Map<string, FieldViolation>();
   for (const violation of violations) if (!byPath.has(violation.path)) byPath.set(violation.path, violation);

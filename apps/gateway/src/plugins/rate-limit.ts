@@ -27,7 +27,7 @@ declare module 'fastify' {
 
 /**
  * Fixed-window counters in Redis, so every gateway replica shares one budget. Limits fail
- * open: while Redis is unreachable requests pass (DECISIONS.md #23) rather than the whole
+ * open: while Redis is unreachable requests pass (docs/decisions.md #23) rather than the whole
  * service going down with the cache.
  */
 export class RateLimiter {

@@ -20,7 +20,7 @@ export function requestIdFrom(headers: Record<string, string | string[] | undefi
 /**
  * Echoes the request id and runs the rest of the request inside its context and its span
  * (`gateway.<METHOD> <route>`), so every gRPC call made while serving it carries the same
- * id and trace (CONVENTIONS.md #10).
+ * id and trace (docs/conventions.md #10).
  *
  * Each request starts a trace of its own: the gateway is the public edge, and following an
  * incoming `traceparent` would let any caller pick our trace ids and sampling decisions.

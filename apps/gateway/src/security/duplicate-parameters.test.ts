@@ -66,7 +66,7 @@ describe('parameters sent twice', () => {
     }
   });
 
-  it('revocation: a token sent twice revokes nothing (spec 4.3: the silent 200 of docs/tokens.md #25)', async () => {
+  it('revocation: a token sent twice revokes nothing (interface.md 4.3: the silent 200 of docs/tokens.md #25)', async () => {
     const { client, accessToken } = await issuedTokens();
     const credentials = basicAuth(client.clientId, client.clientSecret!);
     const revoked = await post(

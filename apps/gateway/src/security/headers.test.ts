@@ -160,7 +160,7 @@ describe('security headers on every kind of response', () => {
     expect(header(name, 'cache-control')).toBe('no-store');
   });
 
-  it.each(PUBLIC)('%s: public, cacheable for an hour (spec 4.4)', (name) => {
+  it.each(PUBLIC)('%s: public, cacheable for an hour (interface.md 4.4)', (name) => {
     expect(responses.get(name)!.status).toBe(200);
     expect(header(name, 'cache-control')).toBe('public, max-age=3600');
   });

@@ -46,7 +46,7 @@ export function bearer(...tokens: string[]): fc.Arbitrary<Record<string, string>
   );
 }
 
-/** Client authentication (spec 5): right and wrong Basic pairs, API keys, or none (body credentials). */
+/** Client authentication (interface.md 5): right and wrong Basic pairs, API keys, or none (body credentials). */
 export function clientAuthentication(world: HostileFixtures): fc.Arbitrary<Record<string, string>> {
   const { webApp, machine, publicApp } = world;
   return fc.oneof(
@@ -143,7 +143,7 @@ export function authorizationFields(world: HostileFixtures): Fields {
   };
 }
 
-/** Token-endpoint parameters (spec 4.3 "Known token-endpoint parameters", RFC 6749, 7636, 7523, 8693). */
+/** Token-endpoint parameters (interface.md 4.3 "Known token-endpoint parameters", RFC 6749, 7636, 7523, 8693). */
 export function tokenFields(world: HostileFixtures): Fields {
   return {
     grant_type: field(

@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { developerRoutes } from './hostile-routes.js';
 import { useHostileSuite } from './hostile-suite.js';
 
-// docs/security.md "Hostile input": generated requests at the developer API (spec 4.7, 4.8)
+// docs/security.md "Hostile input": generated requests at the developer API (interface.md 4.7, 4.8)
 // and the consents API (4.6), with and without real credentials.
 const hostile = useHostileSuite();
 

@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { oauthRoutes } from './hostile-routes.js';
 import { useHostileSuite } from './hostile-suite.js';
 
-// docs/security.md "Hostile input": generated requests at the OAuth 2.1 endpoints (spec 4.3).
+// docs/security.md "Hostile input": generated requests at the OAuth 2.1 endpoints (interface.md 4.3).
 const hostile = useHostileSuite();
 
 describe('hostile input at the OAuth endpoints', () => {

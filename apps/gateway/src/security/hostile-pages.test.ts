@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { pageRoutes } from './hostile-routes.js';
 import { useHostileSuite } from './hostile-suite.js';
 
-// docs/security.md "Hostile input": generated requests at the hosted pages (spec 4.5).
+// docs/security.md "Hostile input": generated requests at the hosted pages (interface.md 4.5).
 const hostile = useHostileSuite();
 
 describe('hostile input at /ui/*', () => {

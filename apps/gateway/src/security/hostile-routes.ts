@@ -22,7 +22,7 @@ import {
 } from './hostile-arbitraries.js';
 
 /**
- * Every public route of spec section 4 with the fields it reads and the credentials worth
+ * Every public route of interface.md 4 with the fields it reads and the credentials worth
  * sending, so that generated requests get past the router and the parsers into each route's
  * own checks and, with real credentials, into the services. `numRuns` is per run of the suite:
  * 2,000 for a route, 3,000 for the authorization and token endpoints, 1,000 for the three

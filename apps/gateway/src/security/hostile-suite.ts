@@ -26,7 +26,7 @@ import { allowedRefusalWrites, installWriteLog, refused, type WriteLog } from '.
 export interface HostileFixtures {
   issuer: string;
   user: TestUser;
-  /** A developer access token (spec 5), owner of every client below. */
+  /** A developer access token (interface.md 5), owner of every client below. */
   developerToken: string;
   /** Access tokens that only POST /auth/logout may spend. */
   logoutTokens: string[];

@@ -5,7 +5,7 @@ import { createWalletFixture } from '../wallet/wallet-test-setup.js';
 import { useHostileSuite } from './hostile-suite.js';
 import { walletRoutes, type WalletWorld } from './hostile-wallet-routes.js';
 
-// docs/security.md "Hostile input": generated requests at the wallet routes (spec 1 item 7,
+// docs/security.md "Hostile input": generated requests at the wallet routes (interface.md 1 item 7,
 // 4.2, 4.5, 4.9) with wallet federation on and a verifier profile, aimed at real flows.
 const fixture = await createWalletFixture();
 const hostile = useHostileSuite({ gatewayEnv: fixture.gatewayEnv, serviceEnv: fixture.serviceEnv });

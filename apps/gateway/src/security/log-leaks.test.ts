@@ -16,7 +16,7 @@ import { TestBrowser } from '../authorize/test-browser.js';
 import { call } from '../clients/test-helpers.js';
 import { basicAuth, machineClient, newClient } from '../oauth/token-test-helpers.js';
 
-// docs/security.md "Logs" (CONVENTIONS.md #10, RFC 9700 4.9.3): every service and the gateway
+// docs/security.md "Logs" (docs/conventions.md #10, RFC 9700 4.9.3): every service and the gateway
 // log at the most verbose level through whole flows, failures included, and no password,
 // secret, code or token appears in a single line.
 const lines: string[] = [];

@@ -12,7 +12,7 @@ import {
 } from '../authorize/flow-test-helpers.js';
 import { TestBrowser } from '../authorize/test-browser.js';
 
-// docs/security.md #5: the account budget of spec 8 slows guessing from many addresses, yet
+// docs/security.md #5: the account budget of interface.md 8 slows guessing from many addresses, yet
 // nobody can spend it to lock the owner out of an address they signed in from. A trusted
 // proxy names the client IP, so one test process signs in from several addresses.
 const flow = useCodeFlow({ LOGIN_RATE_LIMIT: '3', LOGIN_RATE_WINDOW: '300', TRUST_PROXY: '127.0.0.1' });
@@ -30,7 +30,7 @@ async function spendAccountBudget(user: TestUser, subnet: string): Promise<void>
   expect(statuses.at(-1)).toBe(429);
 }
 
-describe('the account budget cannot lock the owner out (spec 8)', () => {
+describe('the account budget cannot lock the owner out (interface.md 8)', () => {
   it('spares the addresses the account signed in from, and only them', async () => {
     const victim = await newUser(flow);
     expect((await login(victim, '192.0.2.10')).status).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useSuite } from '../test/use-suite.js';
 
 // docs/security.md "Enumeration": an unknown address and a wrong password cost the same,
-// because both run one argon2id verification (DECISIONS.md #4: a dummy hash for unknown
+// because both run one argon2id verification (docs/decisions.md #4: a dummy hash for unknown
 // users). Tolerant by design: interleaved samples, medians, and a generous bound, which a
 // missing dummy hash (no argon2id at all for unknown users) still breaks by a wide margin.
 // The production cost makes the hash dominate the request.

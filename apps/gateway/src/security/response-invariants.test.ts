@@ -34,7 +34,7 @@ const oauthError = (error: string, statusCode = 400) =>
   JSON.stringify({ error, code: error.toUpperCase(), statusCode });
 
 describe('responseProblems', () => {
-  it('knows the consents route by the path it saw, dot segments resolved (DECISIONS.md #20)', () => {
+  it('knows the consents route by the path it saw, dot segments resolved (docs/decisions.md #20)', () => {
     const body = JSON.stringify({
       error: 'Unauthorized',
       statusCode: 401,

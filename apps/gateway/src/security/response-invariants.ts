@@ -1,6 +1,6 @@
 /**
  * What every gateway response must be, whatever was sent (docs/security.md "Hostile input"):
- * never a 5xx; errors in the documented envelope of their route (spec 7: the API envelope or
+ * never a 5xx; errors in the documented envelope of their route (interface.md 7: the API envelope or
  * the RFC 6749 body; HTML for the hosted pages and the authorization endpoint's error page);
  * the security headers; Cache-Control no-store unless the route is public and cacheable; no
  * redirect anywhere but our own pages and a registered redirect URI; nothing internal (a
@@ -23,7 +23,7 @@ export interface InvariantContext {
   secrets: readonly string[];
 }
 
-/** The registered RFC 6749 / 6750 / 7591 / 8707 / OIDC tokens the server uses (spec 7). */
+/** The registered RFC 6749 / 6750 / 7591 / 8707 / OIDC tokens the server uses (interface.md 7). */
 const OAUTH_ERRORS = new Set([
   'invalid_request',
   'invalid_client',
@@ -59,7 +59,7 @@ const OAUTH_ROUTES = new Set([
   'POST /oid4vp/response',
 ]);
 
-/** Public, cacheable 200s (spec 4.4 discovery; the hosted pages' stylesheet). */
+/** Public, cacheable 200s (interface.md 4.4 discovery; the hosted pages' stylesheet). */
 const CACHEABLE = /^\/(\.well-known\/|ui\/assets\/)/;
 const PUBLIC_CACHE_CONTROL = 'public, max-age=3600';
 
@@ -127,7 +127,7 @@ function bodyProblems(response: ObservedResponse): string[] {
   }
   if (type.startsWith('text/html')) return htmlProblems(response);
   if (type.startsWith('application/json')) return jsonProblems(response);
-  // The OID4VP request object (spec 4.9): a compact JWS, at its own route only.
+  // The OID4VP request object (interface.md 4.9): a compact JWS, at its own route only.
   if (type.startsWith('application/oauth-authz-req+jwt')) {
     const compactJws = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(body);
     return status === 200 && response.path.startsWith('/oid4vp/request/') && compactJws
@@ -186,7 +186,7 @@ function routeKey({ method, path }: ObservedResponse): string {
   return `${method === 'HEAD' ? 'GET' : method} ${trimmed}`;
 }
 
-/** Spec 7: `{ error, statusCode, code?, details? }`; DECISIONS.md #20 adds `consents: []`. */
+/** interface.md 7: `{ error, statusCode, code?, details? }`; docs/decisions.md #20 adds `consents: []`. */
 function apiEnvelopeProblems(body: unknown, response: ObservedResponse): string[] {
   if (!isObject(body)) return ['an error body that is not an object'];
   const problems: string[] = [];
@@ -217,7 +217,7 @@ function areFieldViolations(details: unknown): boolean {
   );
 }
 
-/** RFC 6749 section 5.2 plus `code` and `statusCode` (spec 7). */
+/** RFC 6749 section 5.2 plus `code` and `statusCode` (interface.md 7). */
 function oauthEnvelopeProblems(body: unknown, status: number): string[] {
   if (!isObject(body)) return ['an error body that is not an object'];
   const problems: string[] = [];

@@ -14,7 +14,7 @@ import { TestBrowser } from '../authorize/test-browser.js';
 import { call } from '../clients/test-helpers.js';
 import { machineClient, newClient } from '../oauth/token-test-helpers.js';
 
-// docs/security.md "Secrets at rest" (ARCHITECTURE.md "Data and secrets"): after every flow
+// docs/security.md "Secrets at rest" (docs/architecture.md "Data and secrets"): after every flow
 // that hands out a secret, no table of any schema holds one in clear, nor its unkeyed SHA-256:
 // only keyed hashes (SECRET_HASH_KEY) and private keys encrypted under KEY_ENCRYPTION_KEY.
 const flow = useCodeFlow();
@@ -46,7 +46,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest();
 describe('secrets at rest', () => {
   it('after a full flow, the database holds no secret in clear or unkeyed-hashed', async () => {
     const { suite } = flow;
-    // Register and verify (spec 4.2): the password and the emailed verification token.
+    // Register and verify (interface.md 4.2): the password and the emailed verification token.
     const email = `rest${Date.now()}@example.com`;
     expect(
       (await call(suite, 'POST', '/auth/register', { body: { email, password: PASSWORD } })).status,
@@ -55,7 +55,7 @@ describe('secrets at rest', () => {
     const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='))!;
     const verificationToken = new URL(link).searchParams.get('token')!;
     expect((await fetch(link)).status).toBe(200);
-    // First-party login and a refresh (DECISIONS.md #2, #7).
+    // First-party login and a refresh (docs/decisions.md #2, #7).
     const login = await call<{ access_token: string; refresh_token: string }>(suite, 'POST', '/auth/login', {
       body: { email, password: PASSWORD },
     });
@@ -69,7 +69,7 @@ describe('secrets at rest', () => {
       }),
     });
     const { refresh_token: rotatedRefreshToken } = (await rotated.json()) as { refresh_token: string };
-    // A confidential client, its regenerated secret, a machine client's API key (spec 4.7, 4.8).
+    // A confidential client, its regenerated secret, a machine client's API key (interface.md 4.7, 4.8).
     const webApp = await newAppClient(flow);
     const regenerated = await call<{ clientSecret: string }>(
       suite,
@@ -86,7 +86,7 @@ describe('secrets at rest', () => {
     const registered = await call<{ client_secret: string }>(suite, 'POST', '/oauth/register', {
       body: { redirect_uris: ['https://app.example/callback'] },
     });
-    // The code flow: a browser session, a consent, a code, its tokens and a rotation (spec 4.3,
+    // The code flow: a browser session, a consent, a code, its tokens and a rotation (interface.md 4.3,
     // 4.5). The PKCE verifier is not listed: its S256 challenge is stored by design (RFC 7636).
     const browser = new TestBrowser();
     const user = { email, password: PASSWORD };

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type pg from 'pg';
 
-/** The services' own Postgres schemas (CONVENTIONS.md #8). */
+/** The services' own Postgres schemas (docs/conventions.md #8). */
 const SERVICE_SCHEMAS = ['identity', 'oauth', 'clients', 'wallet'];
 
 export interface WriteLog {

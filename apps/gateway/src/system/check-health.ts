@@ -4,7 +4,7 @@ import { DATA_OWNING_SERVICES } from '@authz/shared/topology';
 import type { Redis } from 'ioredis';
 import type { Upstreams, UpstreamName } from '../plugins/upstreams.js';
 
-/** DECISIONS.md #23: each dependency answers within 1 s or counts as disconnected. */
+/** docs/decisions.md #23: each dependency answers within 1 s or counts as disconnected. */
 export const HEALTH_DEADLINE_MS = 1000;
 
 export type ConnectionState = 'connected' | 'disconnected';
@@ -16,7 +16,7 @@ export interface HealthReport {
 }
 
 /**
- * Spec 4.1 /health: the gateway pings Redis itself and asks every data-owning service for
+ * interface.md 4.1 /health: the gateway pings Redis itself and asks every data-owning service for
  * its database status; an unreachable service counts as a disconnected database, since
  * nothing then vouches for it.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PrivateRedisServer } from '../test/redis-server.js';
 import { startSuite, type Suite } from '../test/suite.js';
 
-// DECISIONS.md #23: Redis is pinged by the gateway; its loss is reported, never fatal.
+// docs/decisions.md #23: Redis is pinged by the gateway; its loss is reported, never fatal.
 const environment = useTestEnvironment();
 let redis: PrivateRedisServer;
 let suite: Suite;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TcpProxy } from '../test/tcp-proxy.js';
 import { startSuite, type Suite } from '../test/suite.js';
 
-// DECISIONS.md #23: each data-owning service reports its own database over gRPC.
+// docs/decisions.md #23: each data-owning service reports its own database over gRPC.
 const environment = useTestEnvironment();
 let proxy: TcpProxy;
 let suite: Suite;

@@ -29,7 +29,7 @@ const healthBody = {
   },
 } as const;
 
-/** Spec 4.1: greeting, health and metrics; no authentication. */
+/** interface.md 4.1: greeting, health and metrics; no authentication. */
 export async function systemRoutes(app: FastifyInstance, { redis, upstreams, metrics }: SystemRoutesOptions) {
   app.get(
     '/',
@@ -57,7 +57,7 @@ export async function systemRoutes(app: FastifyInstance, { redis, upstreams, met
     },
   );
 
-  // Restrict at the network level (spec 4.1); never rate-limited so scrapes always work.
+  // Restrict at the network level (interface.md 4.1); never rate-limited so scrapes always work.
   app.get(
     '/metrics',
     { config: { rateLimit: false }, schema: { response: { 200: { type: 'string' } } } },

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { spareTestPort } from '@authz/shared/testing';
 
 /**
- * A private redis-server for fault tests (CONVENTIONS.md #11: never stop the shared one).
+ * A private redis-server for fault tests (docs/conventions.md #11: never stop the shared one).
  * stop() kills it; start() brings it back on the same port.
  */
 export class PrivateRedisServer {

@@ -29,7 +29,7 @@ export interface SuiteOptions {
   logger?: Logger;
   /**
    * Further oauth replicas (`127.0.0.1:port`) the gateway balances over beside the suite's own
-   * (DECISIONS.md #26); the caller starts them with `oauthEnv`, before or after the suite.
+   * (docs/decisions.md #26); the caller starts them with `oauthEnv`, before or after the suite.
    */
   extraOAuthAddresses?: string[];
 }
@@ -49,7 +49,7 @@ export interface Suite {
 
 /**
  * The whole suite in this process on spare ports, still over real gRPC, Postgres, Redis and
- * SMTP (CONVENTIONS.md #11): every gRPC service, then the gateway listening on HTTP.
+ * SMTP (docs/conventions.md #11): every gRPC service, then the gateway listening on HTTP.
  *
  * The gateway's port is the issuer every service is configured with, so it is chosen before
  * the services start and bound last; should a parallel test take it meanwhile, the suite
@@ -76,7 +76,7 @@ async function startSuiteOn(port: number, options: SuiteOptions): Promise<Suite>
     SECRET_HASH_KEY: randomBytes(32).toString('hex'),
     JWT_ISSUER: issuer,
     SMTP_URL: options.smtpUrl ?? 'smtp://127.0.0.1:25',
-    // The same argon2id code path, at a test-friendly cost (DECISIONS.md #4).
+    // The same argon2id code path, at a test-friendly cost (docs/decisions.md #4).
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_ITERATIONS: '1',
     ARGON2_PARALLELISM: '1',

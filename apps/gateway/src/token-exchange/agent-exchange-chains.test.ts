@@ -12,7 +12,7 @@ import {
 } from './exchange-test-helpers.js';
 import { useAgentScene } from './agent-exchange-scene.js';
 
-// Agent token exchange: chained delegation, and ID-JAG while the feature is off (DECISIONS.md #12,
+// Agent token exchange: chained delegation, and ID-JAG while the feature is off (docs/decisions.md #12,
 // docs/agents.md); the scene is agent-exchange-scene.ts.
 const scene = useAgentScene();
 const { flow } = scene;

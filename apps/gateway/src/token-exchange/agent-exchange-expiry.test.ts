@@ -8,7 +8,7 @@ import {
   registerWebApp,
 } from './exchange-test-helpers.js';
 
-// DECISIONS.md #12: an exchanged token never outlives its subject, and an expired subject is
+// docs/decisions.md #12: an exchanged token never outlives its subject, and an expired subject is
 // refused. Access tokens live 3 s here (ACCESS_TOKEN_TTL), so clients come from dynamic
 // registration: no developer token has to stay alive across the setup.
 const flow = useCodeFlow({}, { ACCESS_TOKEN_TTL: '3' });

@@ -15,7 +15,7 @@ import {
 import { NOT_ACTIVE, useAgentScene } from './agent-exchange-scene.js';
 
 // Agent token exchange: nothing widens, and which token types and subject tokens are refused
-// (DECISIONS.md #12, docs/agents.md); the scene is agent-exchange-scene.ts.
+// (docs/decisions.md #12, docs/agents.md); the scene is agent-exchange-scene.ts.
 const scene = useAgentScene();
 const { flow } = scene;
 
@@ -42,13 +42,13 @@ describe('nothing widens', () => {
     expect(writer.agent_scope_modes).toBe('calendar:write');
     const granted = await exchange(flow.suite, writer, scene.userToken, [['scope', 'calendar:write']]);
     expect(granted.status).toBe(200);
-    // The broader mode does not imply the narrower one (spec 5).
+    // The broader mode does not imply the narrower one (interface.md 5).
     const refused = await exchange(flow.suite, writer, scene.userToken, [['scope', 'calendar:read']]);
     expect({ status: refused.status, body: refused.body.error }).toEqual({
       status: 400,
       body: 'invalid_scope',
     });
-    // Without a cap of modes, the registered scopes are the cap (DECISIONS.md #12).
+    // Without a cap of modes, the registered scopes are the cap (docs/decisions.md #12).
     const uncapped = await registerAgent(flow.suite, { scope: 'calendar:read' });
     const outside = await exchange(flow.suite, uncapped, scene.userToken, [['scope', 'calendar:write']]);
     expect(outside.body.error).toBe('invalid_scope');
@@ -92,7 +92,7 @@ describe('nothing widens', () => {
   });
 });
 
-describe('token types and subject tokens (spec 4.3)', () => {
+describe('token types and subject tokens (interface.md 4.3)', () => {
   it.each([
     [
       'an ID token subject type',

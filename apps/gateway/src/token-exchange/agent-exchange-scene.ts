@@ -10,7 +10,7 @@ import {
 } from '../authorize/flow-test-helpers.js';
 import { describedError, registerAgent } from './exchange-test-helpers.js';
 
-// What the agent-exchange*.test.ts files share (DECISIONS.md #12, spec 2.5, 4.3, 5,
+// What the agent-exchange*.test.ts files share (docs/decisions.md #12, interface.md 2.5, 4.3, 5,
 // docs/agents.md): a user's token from another client's code flow, narrowed for an agent.
 export const SCOPES = 'openid profile email offline_access calendar:read calendar:write';
 export const API = 'https://api.example/calendar';

@@ -15,7 +15,7 @@ import {
 } from './exchange-test-helpers.js';
 import { API, FILES, useAgentScene } from './agent-exchange-scene.js';
 
-// RFC 8693 agent delegation through the gateway: the happy path and who may exchange (DECISIONS.md
+// RFC 8693 agent delegation through the gateway: the happy path and who may exchange (docs/decisions.md
 // #12, docs/agents.md); the scene is agent-exchange-scene.ts.
 const scene = useAgentScene();
 const { flow } = scene;
@@ -72,7 +72,7 @@ describe('agent token exchange: the happy path', () => {
     expect(await introspectAs(flow.suite, scene.agent, token)).toEqual(expected);
   });
 
-  it('grants no scope when none is asked for (DECISIONS.md #8)', async () => {
+  it('grants no scope when none is asked for (docs/decisions.md #8)', async () => {
     const response = await exchange(flow.suite, scene.agent, scene.userToken);
     expect(response.status).toBe(200);
     expect(response.body).not.toHaveProperty('scope');
@@ -126,7 +126,7 @@ describe('agent token exchange: the happy path', () => {
   });
 });
 
-describe('who may exchange (DECISIONS.md #12: agent-only, default-deny)', () => {
+describe('who may exchange (docs/decisions.md #12: agent-only, default-deny)', () => {
   it('refuses a client that is not an agent, even holding the grant', async () => {
     const client = await registerClient(flow.suite, {
       grant_types: [TOKEN_EXCHANGE],

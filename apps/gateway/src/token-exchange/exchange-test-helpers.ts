@@ -7,14 +7,14 @@ import { introspect } from '../oauth/token-management-test-helpers.js';
 import { basicAuth, requestToken, type FormField, type TokenResponse } from '../oauth/token-test-helpers.js';
 import type { Suite } from '../test/suite.js';
 
-/** HTTP helpers of the token exchange and ID-JAG tests (RFC 8693, DECISIONS.md #12, #13). */
+/** HTTP helpers of the token exchange and ID-JAG tests (RFC 8693, docs/decisions.md #12, #13). */
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 export const ID_JAG_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
 export const ID_JAG_PROFILE = 'urn:ietf:params:oauth:grant-profile:id-jag';
 
-/** The bare OAuth error body of spec 7 (no error_description). */
+/** The bare OAuth error body of interface.md 7 (no error_description). */
 export function oauthError(error: string, statusCode = 400) {
   return { error, code: error.toUpperCase(), statusCode };
 }
@@ -43,7 +43,7 @@ export async function registerClient(suite: Suite, metadata: Record<string, unkn
   };
 }
 
-/** An agent that only exchanges tokens (DECISIONS.md #12): no redirect URIs, no response types. */
+/** An agent that only exchanges tokens (docs/decisions.md #12): no redirect URIs, no response types. */
 export function registerAgent(suite: Suite, metadata: Record<string, unknown> = {}): Promise<AppClient> {
   return registerClient(suite, {
     client_name: 'Calendar agent',
@@ -54,7 +54,7 @@ export function registerAgent(suite: Suite, metadata: Record<string, unknown> = 
   });
 }
 
-/** A web app of the code flow that may also obtain ID-JAGs (DECISIONS.md #13). */
+/** A web app of the code flow that may also obtain ID-JAGs (docs/decisions.md #13). */
 export function registerWebApp(suite: Suite, metadata: Record<string, unknown> = {}): Promise<AppClient> {
   return registerClient(suite, {
     client_name: 'Web app',

@@ -43,7 +43,7 @@ import {
   tokenRequest,
 } from './exchange-test-helpers.js';
 
-// ID-JAG between two instances of the suite on loopback (DECISIONS.md #13, spec 4.3, 4.4,
+// ID-JAG between two instances of the suite on loopback (docs/decisions.md #13, interface.md 4.3, 4.4,
 // docs/enterprise-assertions.md): `idp` issues by token exchange, `rs` trusts idp through
 // ENTERPRISE_TRUSTED_ISSUERS_FILE (its jwks_uri on loopback http, CIMD_ALLOW_INSECURE_LOOPBACK)
 // and redeems with the jwt-bearer grant. A third issuer, `partner`, is trusted by inline keys
@@ -384,7 +384,7 @@ describe('the issuer refuses', () => {
   });
 });
 
-describe('discovery while ENTERPRISE_ASSERTION_ENABLED is on (spec 4.4)', () => {
+describe('discovery while ENTERPRISE_ASSERTION_ENABLED is on (interface.md 4.4)', () => {
   it('lists the jwt-bearer grant and the ID-JAG grant profile', async () => {
     for (const flow of [idp, rs]) {
       for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {

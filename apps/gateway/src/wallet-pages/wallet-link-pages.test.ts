@@ -15,7 +15,7 @@ import { createWalletFixture } from '../wallet/wallet-test-setup.js';
 import { signInWithPassword, startWalletLink } from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 
-// Spec 4.5 wallet-link pages and the spec 3 statuses (issue 8 item 7; DECISIONS.md #17-19)
+// interface.md 4.5 wallet-link pages and the interface.md 3 statuses (issue 8 item 7; docs/decisions.md #17-19)
 // end to end through the gateway with a test wallet.
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, fixture.serviceEnv);
@@ -88,7 +88,7 @@ describe('GET /ui/wallet-link', () => {
     }
   });
 
-  it('shows the confirmation with the session’s CSRF token in the form (DECISIONS.md #17)', async () => {
+  it('shows the confirmation with the session’s CSRF token in the form (docs/decisions.md #17)', async () => {
     const page = await aliceBrowser.get(`${base}/ui/wallet-link`);
     expect(page.status).toBe(200);
     expect(headingOf(page)).toBe('Link a wallet to your account');

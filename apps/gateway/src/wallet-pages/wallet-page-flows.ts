@@ -11,7 +11,7 @@ export interface StartedFromPage {
   handle: string;
 }
 
-/** Signs `browser` in with the password form (CONTRACT.md "Hosted pages"). */
+/** Signs `browser` in with the password form (docs/contract.md "Hosted pages"). */
 export async function signInWithPassword(
   baseUrl: string,
   browser: TestBrowser,

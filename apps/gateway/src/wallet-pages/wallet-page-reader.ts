@@ -51,7 +51,7 @@ function unescapeHtml(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The flow handle an invocation URI points at (spec 4.9 /oid4vp/request/{handle}). */
+/** The flow handle an invocation URI points at (interface.md 4.9 /oid4vp/request/{handle}). */
 export function handleOf(invocationUri: string): string {
   const requestUri = new URL(invocationUri).searchParams.get('request_uri') ?? '';
   return requestUri.slice(requestUri.lastIndexOf('/') + 1);

@@ -6,7 +6,7 @@ import { createWalletFixture } from '../wallet/wallet-test-setup.js';
 import { signInWithPassword, startWalletLink, startWalletSignIn } from './wallet-page-flows.js';
 import { headingOf } from './wallet-page-reader.js';
 
-// Spec 3 `expired` and the uniform refusal of an expired sign-in, with presentation requests
+// interface.md 3 `expired` and the uniform refusal of an expired sign-in, with presentation requests
 // that live one second (WALLET_REQUEST_TTL, docs/wallet.md).
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, { ...fixture.serviceEnv, WALLET_REQUEST_TTL: '1' });

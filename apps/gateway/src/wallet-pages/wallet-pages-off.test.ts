@@ -2,13 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useSuite, type SuiteContext } from '../test/use-suite.js';
 import { createWalletFixture } from '../wallet/wallet-test-setup.js';
 
-// Spec 4.5: while WALLET_FEDERATION_ENABLED is off, or on without a usable verifier profile,
-// every wallet page is the 404 page, before any other check (DECISIONS.md #25): no CSRF
+// interface.md 4.5: while WALLET_FEDERATION_ENABLED is off, or on without a usable verifier profile,
+// every wallet page is the 404 page, before any other check (docs/decisions.md #25): no CSRF
 // refusal, no sign-in prompt, no cookie, and the sign-in page offers no wallet.
 const fixture = await createWalletFixture();
 afterAll(() => fixture.removeFiles());
 
-/** Every method and path of the spec 4.5 wallet table, with what a browser would send. */
+/** Every method and path of the interface.md 4.5 wallet table, with what a browser would send. */
 const WALLET_PAGES: [method: 'GET' | 'POST', path: string][] = [
   ['GET', '/ui/wallet-login'],
   ['POST', '/ui/wallet-login'],

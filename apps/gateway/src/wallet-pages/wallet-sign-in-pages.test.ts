@@ -19,7 +19,7 @@ import { createWalletFixture } from '../wallet/wallet-test-setup.js';
 import { linkThroughPages, signInWithPassword, startWalletSignIn } from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 
-// Spec 4.5 wallet sign-in pages (issue 8 item 6; DECISIONS.md #17-19, #25) end to end through
+// interface.md 4.5 wallet sign-in pages (issue 8 item 6; docs/decisions.md #17-19, #25) end to end through
 // the gateway: consent-ui renders them over wallet-bridge, a test wallet answers by direct_post.
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, fixture.serviceEnv);
@@ -65,7 +65,7 @@ describe('GET /ui/wallet-login', () => {
     expect(login.text).toContain(
       `<a href="/ui/wallet-login?handle=${handle}">Sign in with a wallet instead</a>`,
     );
-    // Still the one form of CONTRACT.md "Hosted pages": the offer is a link.
+    // Still the one form of docs/contract.md "Hosted pages": the offer is a link.
     expect(parseForms(login.text, `${base}/ui/login`)).toHaveLength(1);
   });
 
@@ -117,7 +117,7 @@ describe('POST /ui/wallet-login', () => {
     expect(screen.refresh).toEqual({ seconds: 3, url: `${base}/ui/wallet-login/${handle}/status` });
   });
 
-  it('refuses a missing token, another browser’s token and the password form’s token (DECISIONS.md #19)', async () => {
+  it('refuses a missing token, another browser’s token and the password form’s token (docs/decisions.md #19)', async () => {
     const browser = new TestBrowser();
     const formPage = await browser.get(`${base}/ui/wallet-login`);
     const token = parseForms(formPage.text, base)[0]!.hidden.find(([name]) => name === 'csrf_token')![1];

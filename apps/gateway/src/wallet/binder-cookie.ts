@@ -5,7 +5,7 @@ import { requestCookies } from '../http/cookies.js';
  * The browser-binder cookie (issue item 2, docs/wallet.md): set when a wallet flow starts and
  * required to read its outcome, so a handle seen elsewhere (a shoulder-surfed QR code, a
  * forwarded link) is useless without the browser that started the flow. `__Host-` keeps it
- * host-only with Path=/ and Secure (DECISIONS.md #18); Lax lets the wallet's redirect back in.
+ * host-only with Path=/ and Secure (docs/decisions.md #18); Lax lets the wallet's redirect back in.
  */
 export const BINDER_COOKIE = '__Host-service_wallet_binder';
 

@@ -35,7 +35,7 @@ const linkPoll = {
 } as const;
 
 /**
- * Spec 4.2 wallet linking. wallet-bridge checks, in order: the feature (404), the session
+ * interface.md 4.2 wallet linking. wallet-bridge checks, in order: the feature (404), the session
  * (401), the CSRF header (400 invalid_csrf_token); the poll also needs the binder cookie and
  * the starting user's session, else the uniform refusal (404).
  */

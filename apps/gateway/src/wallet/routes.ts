@@ -18,9 +18,9 @@ export interface WalletRoutesOptions {
 }
 
 /**
- * Spec 1 item 7, 4.2, 4.9: the wallet federation routes. While the flag is off every one of
+ * interface.md 1 item 7, 4.2, 4.9: the wallet federation routes. While the flag is off every one of
  * them is the bare 404 of an unknown route, answered in onRequest, before the body is parsed
- * or any cookie read (DECISIONS.md #25); with it on, wallet-bridge answers 404 itself while it
+ * or any cookie read (docs/decisions.md #25); with it on, wallet-bridge answers 404 itself while it
  * has no usable verifier profile.
  */
 export async function walletRoutes(

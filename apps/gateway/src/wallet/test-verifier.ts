@@ -21,7 +21,7 @@ export interface TestVerifierChain {
 /**
  * A verifier PKI for the tests: root CA -> intermediate CA -> leaf, all ECDSA P-256. Writes
  * the leaf's PKCS#8 key and the chain (leaf, intermediate, root: the root is there so the tests
- * show it is never sent) as CONTRACT.md WALLET_VERIFIER_* files in `dir`.
+ * show it is never sent) as docs/contract.md WALLET_VERIFIER_* files in `dir`.
  */
 export async function createTestVerifierChain(dir: string): Promise<TestVerifierChain> {
   const keys = async () =>

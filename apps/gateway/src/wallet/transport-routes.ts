@@ -13,10 +13,10 @@ export interface TransportRoutesOptions {
 const RESPONSE_FIELDS = ['state', 'vp_token', 'error', 'error_description'] as const;
 type ResponseField = (typeof RESPONSE_FIELDS)[number];
 
-/** Handles are 43 base64url characters; anything much longer names nothing (spec 4.9). */
+/** Handles are 43 base64url characters; anything much longer names nothing (interface.md 4.9). */
 const MAX_HANDLE_LENGTH = 128;
 
-/** Spec 4.9: the OID4VP transport wallets talk to; unauthenticated (spec 5). */
+/** interface.md 4.9: the OID4VP transport wallets talk to; unauthenticated (interface.md 5). */
 export async function transportRoutes(app: FastifyInstance, { transport }: TransportRoutesOptions) {
   app.get<{ Params: { handle: string } }>('/oid4vp/request/:handle', async (request, reply) => {
     const { handle } = request.params;

@@ -3,7 +3,7 @@ import { BINDER_COOKIE } from './binder-cookie.js';
 import { postForm, type TestWallet } from './test-wallet.js';
 import { EXPIRED, NOT_FOUND, REJECTED, useWalletLinkScene, walletOf } from './wallet-link-scene.js';
 
-// Spec 4.2 wallet linking through the gateway (DECISIONS.md #17-19, #25): presentations that
+// interface.md 4.2 wallet linking through the gateway (docs/decisions.md #17-19, #25): presentations that
 // must not be trusted, flows that are not this browser's or no longer open, and malformed
 // answers at /oid4vp/response. The scene is wallet-link-scene.ts.
 const scene = await useWalletLinkScene();

@@ -12,7 +12,7 @@ import {
   type WalletFixture,
 } from './wallet-test-setup.js';
 
-// What the wallet-link*.test.ts files share: spec 4.2 wallet linking and the 4.9 OID4VP
+// What the wallet-link*.test.ts files share: interface.md 4.2 wallet linking and the 4.9 OID4VP
 // transport through the gateway, with a test wallet and two signed-in browsers.
 export const NOT_FOUND = { error: 'Not found', statusCode: 404, code: 'NOT_FOUND' };
 export const INVALID_CSRF = { error: 'invalid_csrf_token', statusCode: 400, code: 'INVALID_CSRF_TOKEN' };

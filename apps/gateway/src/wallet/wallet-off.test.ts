@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSuite, type Suite } from '../test/suite.js';
 import { useSuite } from '../test/use-suite.js';
 
-// Spec 1 item 7, 4.2, 4.9, DECISIONS.md #25: without the flag, or without a usable verifier
+// interface.md 1 item 7, 4.2, 4.9, docs/decisions.md #25: without the flag, or without a usable verifier
 // profile, every wallet route is the bare 404 of an unknown route, before any other check.
 // Both suites share this file's database, so they share the keys its records are sealed with.
 const KEYS = {

@@ -8,7 +8,7 @@ export function parseEmail(raw: string): string | undefined {
   return emailSchema.safeParse(trimmed).success ? trimmed : undefined;
 }
 
-/** Uniqueness and lookups compare lower-cased addresses (DECISIONS.md #1). */
+/** Uniqueness and lookups compare lower-cased addresses (docs/decisions.md #1). */
 export function emailKey(email: string): string {
   return email.toLowerCase();
 }

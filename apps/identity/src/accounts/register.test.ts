@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => identity.close());
 
-describe('Register (spec 4.2, DECISIONS.md #1, #4, #29)', () => {
+describe('Register (interface.md 4.2, docs/decisions.md #1, #4, #29)', () => {
   it('creates an unverified user in the default realm and queues its verification mail', async () => {
     const before = Date.now();
     const { user } = await identity.client.register({

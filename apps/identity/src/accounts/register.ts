@@ -15,14 +15,14 @@ export interface RegisterDeps extends IssueVerificationDeps {
   onMailQueued(): void;
 }
 
-/** Spec 4.2 POST /auth/register: one violation per rejected field (spec 7). */
+/** interface.md 4.2 POST /auth/register: one violation per rejected field (interface.md 7). */
 function validate(deps: RegisterDeps, request: RegisterRequest): { email: string; realmId: string } {
   const problems: FieldViolation[] = [];
   const email = parseEmail(request.email);
   if (!email) problems.push({ path: 'email', message: EMAIL_MESSAGE });
   const passwordIssue = passwordProblem(request.password, email, deps.commonPasswords);
   if (passwordIssue) problems.push({ path: 'password', message: passwordIssue });
-  // DECISIONS.md #1: realmId may name the default realm or be omitted.
+  // docs/decisions.md #1: realmId may name the default realm or be omitted.
   if (request.realmId !== undefined && request.realmId.toLowerCase() !== deps.defaultRealmId) {
     problems.push({ path: 'realmId', message: 'must be the default realm' });
   }
@@ -36,8 +36,8 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * The user, its password credential, a verification token and the mail's outbox row commit
- * together (DECISIONS.md #29). A duplicate address, even one inserted concurrently, is the
- * unique index's call and answers a generic 409 (spec 4.2, CONVENTIONS.md #5).
+ * together (docs/decisions.md #29). A duplicate address, even one inserted concurrently, is the
+ * unique index's call and answers a generic 409 (interface.md 4.2, docs/conventions.md #5).
  */
 export async function register(deps: RegisterDeps, request: RegisterRequest): Promise<User> {
   const { email, realmId } = validate(deps, request);

@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { UserSchema } from '@authz/proto/identity/v1/identity';
 import type { User } from '../generated/prisma/client.js';
 
-/** Spec 2.1: timestamps in epoch milliseconds; updatedAt absent (null) until the first change. */
+/** interface.md 2.1: timestamps in epoch milliseconds; updatedAt absent (null) until the first change. */
 export function toUserMessage(user: User): MessageInitShape<typeof UserSchema> {
   return {
     id: user.id,

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => identity.close());
 
-describe('GetUser verified_emails (spec 4.3 UserInfo, docs/identity.md #13)', () => {
+describe('GetUser verified_emails (interface.md 4.3 UserInfo, docs/identity.md #13)', () => {
   it('lists no address before verification and the account address as self_reported after', async () => {
     const { user } = await identity.client.register({
       email: 'Judy@Example.com',

@@ -11,7 +11,7 @@ import {
 } from '@authz/shared/env';
 import { z } from 'zod';
 
-/** The identity service's environment, validated once at start-up (CONTRACT.md). */
+/** The identity service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
   DATABASE_URL: envDatabaseUrl(),
   REDIS_URL: envRedisUrl(),
@@ -19,7 +19,7 @@ const settingsSchema = z.object({
   SECRET_HASH_KEY: envHexKey32(),
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
-  // OWASP Password Storage Cheat Sheet minimum for argon2id (DECISIONS.md #4).
+  // OWASP Password Storage Cheat Sheet minimum for argon2id (docs/decisions.md #4).
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
   ARGON2_ITERATIONS: envPositiveInt(2),
   ARGON2_PARALLELISM: envPositiveInt(1),

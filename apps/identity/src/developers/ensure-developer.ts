@@ -2,7 +2,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { getUser } from '../accounts/get-user.js';
 
 /**
- * CONTRACT.md "Accounts and developers": the developer record is created on first use.
+ * docs/contract.md "Accounts and developers": the developer record is created on first use.
  * ON CONFLICT DO NOTHING makes concurrent first uses agree on one row.
  */
 export async function ensureDeveloper(prisma: PrismaClient, userId: string): Promise<string> {

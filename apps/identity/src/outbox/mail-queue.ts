@@ -2,7 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 
 /**
- * The queue contract shared with apps/mailer-worker (DECISIONS.md #29): queue `mail` under
+ * The queue contract shared with apps/mailer-worker (docs/decisions.md #29): queue `mail` under
  * the BullMQ prefix `${REDIS_KEY_PREFIX}bull`, one job per outbox row.
  */
 export const MAIL_QUEUE_NAME = 'mail';

@@ -3,7 +3,7 @@ import type { VerificationEmailJob } from './mail-queue.js';
 
 /**
  * An outbox row carries the verification link, i.e. the token. The database must never hold a
- * token in clear (ARCHITECTURE.md "Data and secrets"), so the payload is sealed with AES-256-GCM
+ * token in clear (docs/architecture.md "Data and secrets"), so the payload is sealed with AES-256-GCM
  * under a key derived from SECRET_HASH_KEY for this one purpose, bound to the row id.
  */
 export function outboxKey(secretHashKey: Buffer): Buffer {

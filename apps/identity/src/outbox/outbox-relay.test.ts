@@ -52,7 +52,7 @@ async function insertRow(id = randomUUID()): Promise<string> {
   return id;
 }
 
-describe('mail outbox relay (DECISIONS.md #29)', () => {
+describe('mail outbox relay (docs/decisions.md #29)', () => {
   it('keeps rows while the queue refuses them, then enqueues each exactly once', async () => {
     const id = await insertRow();
     const failing = { add: () => Promise.reject(new Error('redis down')), close: async () => undefined };

@@ -22,7 +22,7 @@ export interface OutboxRelay {
 }
 
 /**
- * DECISIONS.md #29: moves committed outbox rows into the BullMQ queue. Rows stay until their
+ * docs/decisions.md #29: moves committed outbox rows into the BullMQ queue. Rows stay until their
  * job is added, so a crash or restart resends nothing twice (jobId = row id) and loses nothing.
  * Once enqueued, the sealed payload is erased: the job now carries the mail.
  */

@@ -6,7 +6,7 @@ const cost = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 afterEach(() => vi.restoreAllMocks());
 
-// DECISIONS.md #4: an unknown email costs what a wrong password costs. Shown without timing:
+// docs/decisions.md #4: an unknown email costs what a wrong password costs. Shown without timing:
 // both paths run exactly one argon2id verify, against hashes of identical parameters.
 describe('password hasher', () => {
   it('verifies an unknown account against a dummy hash of the same cost', async () => {

@@ -15,7 +15,7 @@ export interface PasswordHasher {
 }
 
 /**
- * argon2id with the cost from the environment (DECISIONS.md #4). The dummy hash is made once
+ * argon2id with the cost from the environment (docs/decisions.md #4). The dummy hash is made once
  * with the same parameters, so an unknown email costs what a wrong password costs.
  */
 export async function createPasswordHasher(cost: Argon2Cost): Promise<PasswordHasher> {

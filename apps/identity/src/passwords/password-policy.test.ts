@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCommonPasswords } from './common-passwords.js';
 import { passwordProblem } from './password-policy.js';
 
-describe('password policy (DECISIONS.md #4)', async () => {
+describe('password policy (docs/decisions.md #4)', async () => {
   const common = await loadCommonPasswords();
 
   it('ships about 10,000 common passwords', () => {

@@ -1,4 +1,4 @@
-/** DECISIONS.md #4: length bounds count code points after Unicode NFKC normalisation. */
+/** docs/decisions.md #4: length bounds count code points after Unicode NFKC normalisation. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
@@ -8,7 +8,7 @@ export function normalizePassword(password: string): string {
 
 /**
  * Why `password` is refused for an account with `email`, or undefined when it is acceptable
- * (DECISIONS.md #4): length, the shipped common-password list, and the email's local part.
+ * (docs/decisions.md #4): length, the shipped common-password list, and the email's local part.
  */
 export function passwordProblem(
   password: string,

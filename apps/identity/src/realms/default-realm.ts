@@ -3,7 +3,7 @@ import type { PrismaClient, Realm } from '../generated/prisma/client.js';
 export const DEFAULT_REALM_NAME = 'default';
 
 /**
- * DECISIONS.md #1: one realm to start, created on first start. Replicas may start together,
+ * docs/decisions.md #1: one realm to start, created on first start. Replicas may start together,
  * so the insert ignores a concurrent one and the row is read back.
  */
 export async function ensureDefaultRealm(prisma: PrismaClient, allowedScopes: string[]): Promise<Realm> {

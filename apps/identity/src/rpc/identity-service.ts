@@ -14,7 +14,7 @@ import { verifyEmail } from '../verification/verify-email.js';
 import { walletCredentialRpcs } from '../wallet/wallet-credential-rpcs.js';
 import { walletVerifiedEmails } from '../wallet/wallet-verified-emails.js';
 
-/** The gRPC face of identity: thin translations to the feature logic (CONVENTIONS.md #2). */
+/** The gRPC face of identity: thin translations to the feature logic (docs/conventions.md #2). */
 export function identityServiceImplementation(
   registry: IdentityRegistry,
 ): ServiceImplementation<typeof IdentityService> {
@@ -40,7 +40,7 @@ export function identityServiceImplementation(
     },
     async getUser(request) {
       const user = await getUser(registry.prisma, request.userId);
-      // Wallet attestations first (spec 4.3 trust order; oauth applies it).
+      // Wallet attestations first (interface.md 4.3 trust order; oauth applies it).
       const wallet = await walletVerifiedEmails(registry.prisma, user.id);
       return { user: toUserMessage(user), verifiedEmails: [...wallet, ...verifiedEmails(user)] };
     },

@@ -13,7 +13,7 @@ export function sessionTokenHash(secretHashKey: Buffer, sessionToken: string): s
 }
 
 /**
- * The per-session CSRF token (spec 4.6 csrfToken, DECISIONS.md #17), docs/identity.md #12:
+ * The per-session CSRF token (interface.md 4.6 csrfToken, docs/decisions.md #17), docs/identity.md #12:
  * derived from the cookie value under SECRET_HASH_KEY, so it is stable for the session, never
  * stored, differs between sessions, and the stored hash alone cannot produce it. The `csrf:`
  * label keeps it apart from the stored hash.

@@ -4,7 +4,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../test/identity-harness.js';
 
-// Hosted sign-in sessions (spec 4.5, 4.6, 5; docs/identity.md #11, #12) over real gRPC.
+// Hosted sign-in sessions (interface.md 4.5, 4.6, 5; docs/identity.md #11, #12) over real gRPC.
 const environment = useTestEnvironment();
 let identity: IdentityHarness;
 let userId: string;

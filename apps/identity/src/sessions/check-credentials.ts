@@ -29,9 +29,9 @@ export interface CheckedCredentials {
 }
 
 /**
- * Spec 4.2 POST /auth/login, DECISIONS.md #4: unknown email and wrong password give the same
+ * interface.md 4.2 POST /auth/login, docs/decisions.md #4: unknown email and wrong password give the same
  * error at the same cost (an argon2id verify either way). Success opens a session; a hosted
- * sign-in (spec 4.5, `browser_session`) also gets the session's cookie token. Both kinds are
+ * sign-in (interface.md 4.5, `browser_session`) also gets the session's cookie token. Both kinds are
  * audited alike, the hosted one marked `browserSession`.
  */
 export async function checkCredentials(

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit-log.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 /**
- * Logout (spec 4.2): ends the user's session. Idempotent: ending an ended, unknown or someone
+ * Logout (interface.md 4.2): ends the user's session. Idempotent: ending an ended, unknown or someone
  * else's session changes nothing and answers the same; only an actual end is audited.
  */
 export async function endSession(prisma: PrismaClient, request: EndSessionRequest): Promise<void> {

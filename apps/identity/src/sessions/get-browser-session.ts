@@ -14,7 +14,7 @@ export interface BrowserSession {
 }
 
 /**
- * Spec 4.5, 4.6, 5: the session behind a `__Host-service_session` cookie value. Malformed,
+ * interface.md 4.5, 4.6, 5: the session behind a `__Host-service_session` cookie value. Malformed,
  * unknown, ended and expired values, and sessions whose user is gone, are one and the same
  * UnauthorizedError: a caller learns only that the cookie does not sign anyone in. The value
  * is looked up by its keyed hash, so the lookup time says nothing about stored values.

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => identity.close());
 
-describe('CheckCredentials (spec 4.2, DECISIONS.md #4)', () => {
+describe('CheckCredentials (interface.md 4.2, docs/decisions.md #4)', () => {
   it('opens a session for the right password, whatever the address case', async () => {
     const before = Math.floor(Date.now() / 1000);
     const result = await identity.client.checkCredentials({

@@ -12,8 +12,8 @@ export interface IssueVerificationDeps {
 }
 
 /**
- * Writes a verification token (only its keyed hash, DECISIONS.md #5) and the mail's outbox row
- * inside the caller's transaction (DECISIONS.md #29). The link is CONTRACT.md "Mail".
+ * Writes a verification token (only its keyed hash, docs/decisions.md #5) and the mail's outbox row
+ * inside the caller's transaction (docs/decisions.md #29). The link is docs/contract.md "Mail".
  */
 export async function issueVerification(
   tx: Prisma.TransactionClient,

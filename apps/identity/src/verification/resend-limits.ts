@@ -25,7 +25,7 @@ if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) 
 return 0`;
 
 /**
- * Spec 8: per-address minimum interval plus a per-window cap, for every address whether it
+ * interface.md 8: per-address minimum interval plus a per-window cap, for every address whether it
  * exists or not (a 429 must not reveal accounts). Keys hold a keyed hash of the lower-cased
  * address, never the address. Returns the seconds to wait, or 0 when the call may proceed.
  * Like every limit of the suite it fails open while Redis is down (docs/architecture.md #7).

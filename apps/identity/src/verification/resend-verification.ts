@@ -16,7 +16,7 @@ export interface ResendVerificationDeps extends IssueVerificationDeps {
 }
 
 /**
- * Spec 4.2 POST /auth/resend-verification: the same answer for unknown, verified and
+ * interface.md 4.2 POST /auth/resend-verification: the same answer for unknown, verified and
  * unverified addresses, with the same work shape (limit check, one transaction with a row
  * lock), so neither the body, the 429 nor the timing tells them apart.
  */

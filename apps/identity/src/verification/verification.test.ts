@@ -26,7 +26,7 @@ const linksTo = (to: string, count: number) => verificationLinks(identity, to, c
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('VerifyEmail (spec 4.2, DECISIONS.md #5)', () => {
+describe('VerifyEmail (interface.md 4.2, docs/decisions.md #5)', () => {
   it('verifies once; of two concurrent uses exactly one wins; reuse is an invalid token', async () => {
     const { user } = await identity.client.register({
       email: 'Carol@example.com',
@@ -81,7 +81,7 @@ describe('VerifyEmail (spec 4.2, DECISIONS.md #5)', () => {
   });
 });
 
-describe('ResendVerification (spec 4.2, spec 8)', () => {
+describe('ResendVerification (interface.md 4.2, interface.md 8)', () => {
   it('queues a new link for an unverified address only, answering the same for all', async () => {
     await identity.client.register({ email: 'erin@example.com', password: 'a fine passphrase' });
     await linksTo('erin@example.com', 1);

@@ -12,7 +12,7 @@ export interface VerifyEmailDeps {
 const TOKEN_PATTERN = /^[0-9a-f]{64}$/i;
 
 /**
- * Spec 4.2 GET /auth/verify, DECISIONS.md #5: malformed → validation error; unknown, expired
+ * interface.md 4.2 GET /auth/verify, docs/decisions.md #5: malformed → validation error; unknown, expired
  * or used → InvalidTokenError. Consuming is one conditional UPDATE, so of two concurrent
  * uses exactly one wins.
  */

@@ -14,7 +14,7 @@ export interface LinkWalletCredentialDeps {
 }
 
 /**
- * Spec 3 wallet-link: LINKED when the credential is (now, or already) this user's, CONFLICT
+ * interface.md 3 wallet-link: LINKED when the credential is (now, or already) this user's, CONFLICT
  * when another account holds it. The unique subject hash decides the owner, so two concurrent
  * links of one credential never both win; a conflict writes nothing, and the whole step is one
  * transaction, so nothing is ever partially linked.

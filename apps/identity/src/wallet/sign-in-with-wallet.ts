@@ -20,7 +20,7 @@ export interface WalletSignIn {
 }
 
 /**
- * Spec 2.6 and 4.5 wallet sign-in: the account the verified credential is linked to gets a
+ * interface.md 2.6 and 4.5 wallet sign-in: the account the verified credential is linked to gets a
  * browser session, exactly like a hosted password sign-in (docs/identity.md #11, #12), so a
  * later wallet sign-in yields the same `sub`. A credential linked to nobody is NotFoundError:
  * no account is created or matched by email (docs/wallet.md "Account mapping").

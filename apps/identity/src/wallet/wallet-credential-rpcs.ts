@@ -10,7 +10,7 @@ type WalletCredentialRpcs = Pick<
   'signInWithWallet' | 'linkWalletCredential'
 >;
 
-/** The wallet credential RPCs of IdentityService: thin translations (CONVENTIONS.md #2). */
+/** The wallet credential RPCs of IdentityService: thin translations (docs/conventions.md #2). */
 export function walletCredentialRpcs(registry: IdentityRegistry): WalletCredentialRpcs {
   return {
     async signInWithWallet(request) {

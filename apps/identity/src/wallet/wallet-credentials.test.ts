@@ -4,7 +4,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../test/identity-harness.js';
 
-// Wallet credentials as a second credential of a user (spec 2.6, 3; docs/wallet.md).
+// Wallet credentials as a second credential of a user (interface.md 2.6, 3; docs/wallet.md).
 const environment = useTestEnvironment();
 let identity: IdentityHarness;
 let alice: string;

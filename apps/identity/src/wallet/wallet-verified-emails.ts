@@ -2,7 +2,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { VerifiedEmail } from '../accounts/verified-emails.js';
 
 /**
- * The `wallet` verified email source (spec 4.3 UserInfo trust order: wallet first): addresses
+ * The `wallet` verified email source (interface.md 4.3 UserInfo trust order: wallet first): addresses
  * a trusted issuer attested in a verified presentation, the most recently used credential first.
  */
 export async function walletVerifiedEmails(prisma: PrismaClient, userId: string): Promise<VerifiedEmail[]> {

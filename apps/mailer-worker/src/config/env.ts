@@ -1,7 +1,7 @@
 import { envPositiveInt, envRedisUrl, envUrl, loadEnvParts, serviceRuntimeSchema } from '@authz/shared/env';
 import { z } from 'zod';
 
-/** The mailer-worker service's environment, validated once at start-up (CONTRACT.md). */
+/** The mailer-worker service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
   REDIS_URL: envRedisUrl(),
   // Namespace shared with the producer: the queue's BullMQ prefix is `${REDIS_KEY_PREFIX}bull`.

@@ -1,5 +1,5 @@
 /**
- * Retry timing of mail jobs (DECISIONS.md #29: mail is never lost). Plain exponential backoff
+ * Retry timing of mail jobs (docs/decisions.md #29: mail is never lost). Plain exponential backoff
  * gives up after a short outage or waits days between late attempts; `capped-exponential`
  * doubles from the job's `delay` up to a ceiling, so 100 attempts ride out about a day of
  * SMTP downtime while still retrying every 15 minutes.

@@ -8,7 +8,7 @@ export interface RenderedMail {
 
 export const VERIFICATION_EMAIL_SUBJECT = 'Verify your email address';
 
-/** The verification email: the text part carries `verifyUrl` verbatim (CONTRACT.md "Mail"). */
+/** The verification email: the text part carries `verifyUrl` verbatim (docs/contract.md "Mail"). */
 export function renderVerificationEmail({ verifyUrl }: VerificationEmailJob): RenderedMail {
   const link = escapeHtml(verifyUrl);
   return {

@@ -43,7 +43,7 @@ function setUp(options: { maxEntries?: number } = {}) {
   return { cache, service, authenticate, advance: (ms: number) => (now += ms) };
 }
 
-describe('AuthenticationCache (docs/tokens.md #16, DECISIONS.md #28)', () => {
+describe('AuthenticationCache (docs/tokens.md #16, docs/decisions.md #28)', () => {
   it('answers a returning client from memory', async () => {
     const { service, authenticate } = setUp();
     const first = await authenticate(basic('a'));

@@ -16,7 +16,7 @@ interface Entry {
 
 /**
  * Successful client authentications (docs/tokens.md #16), so a returning client costs no call
- * to the clients service. DECISIONS.md #28: entries are dropped by invalidation messages,
+ * to the clients service. docs/decisions.md #28: entries are dropped by invalidation messages,
  * everything is flushed whenever the subscription starts or ends, and nothing lives longer
  * than a short TTL. While the invalidation channel is not subscribed the cache is bypassed:
  * it answers nothing and keeps nothing.

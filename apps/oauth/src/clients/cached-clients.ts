@@ -25,7 +25,7 @@ export function withAuthenticationCache(
     },
     recordClientUsage: (uses) => clients.recordClientUsage(uses),
     // Not cached: authorization requests are rare next to token requests, and a disabled
-    // client must stop starting flows at once (spec 3).
+    // client must stop starting flows at once (interface.md 3).
     resolveClient: (clientId) => clients.resolveClient(clientId),
   };
 }

@@ -10,7 +10,7 @@ import {
   type ClientInvalidationSubscription,
 } from './client-invalidation-subscriber.js';
 
-// Against the real Redis, on a channel of this file's own prefix (CONVENTIONS.md #11).
+// Against the real Redis, on a channel of this file's own prefix (docs/conventions.md #11).
 const channel = clientInvalidationChannel(createRedisTestPrefix());
 let publisher: Redis;
 const open: ClientInvalidationSubscription[] = [];
@@ -47,7 +47,7 @@ async function subscribed() {
   return { cache, connection, subscription, service, authenticate, closed };
 }
 
-describe('client invalidations (DECISIONS.md #28, docs/clients.md #8)', () => {
+describe('client invalidations (docs/decisions.md #28, docs/clients.md #8)', () => {
   it('names the channel with the prefix written out (ioredis prefixes keys only)', () => {
     expect(clientInvalidationChannel('authz:')).toBe('authz:clients:invalidations');
   });

@@ -26,7 +26,7 @@ export interface SubscribeOptions {
 }
 
 /**
- * DECISIONS.md #28: a message `{ clientId, reason }` drops that client's cached
+ * docs/decisions.md #28: a message `{ clientId, reason }` drops that client's cached
  * authentications; every (re)subscription flushes the cache and only then enables it; losing
  * the connection disables it, since messages may be missed from then on. Subscribing again is
  * done here on every `ready`, so it is known when the subscription is back.

@@ -18,7 +18,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('ClientUsageReporter (spec 2.2, 2.4: coalesced lastUsedAt)', () => {
+describe('ClientUsageReporter (interface.md 2.2, 2.4: coalesced lastUsedAt)', () => {
   it('reports the latest use per client and API key in one call', async () => {
     const { reporter, send, reports } = setUp();
     reporter.record({ id: 'c1', usedAt: 100 });

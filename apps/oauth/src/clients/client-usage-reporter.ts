@@ -11,7 +11,7 @@ export interface ClientUsageReporterOptions {
 }
 
 /**
- * Coalesced lastUsedAt (spec 2.2, 2.4; docs/tokens.md #18): a token request only notes its
+ * Coalesced lastUsedAt (interface.md 2.2, 2.4; docs/tokens.md #18): a token request only notes its
  * use in memory, the latest per client and API key; one RecordClientUsage call reports them
  * every `intervalMs` and on close. A failed report keeps its uses for the next one.
  */

@@ -15,14 +15,14 @@ import {
 import { z } from 'zod';
 import { readTrustedIssuersFile, type TrustedIssuer } from '../enterprise/trusted-issuers-file.js';
 
-/** The oauth service's environment, validated once at start-up (CONTRACT.md). */
+/** The oauth service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
   DATABASE_URL: envDatabaseUrl(),
   REDIS_URL: envRedisUrl(),
   KEY_ENCRYPTION_KEY: envHexKey32(),
   SECRET_HASH_KEY: envHexKey32(),
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
-  /** Access-token lifetime in seconds (spec 2.5: expires_in 900). */
+  /** Access-token lifetime in seconds (interface.md 2.5: expires_in 900). */
   ACCESS_TOKEN_TTL: envPositiveInt(900),
   /** Refresh-token lifetime in seconds, renewed on each rotation (30 days). */
   REFRESH_TOKEN_TTL: envPositiveInt(2_592_000),
@@ -38,9 +38,9 @@ const settingsSchema = z.object({
    * in milliseconds (docs/tokens.md #18). Also reported on shutdown.
    */
   CLIENT_USAGE_FLUSH_INTERVAL_MS: envPositiveInt(5000),
-  /** DECISIONS.md #1: the realm's allowed scopes, advertised as scopes_supported. */
+  /** docs/decisions.md #1: the realm's allowed scopes, advertised as scopes_supported. */
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
-  /** Spec 4.4: client_id_metadata_document_supported appears only when the clients service resolves CIMD. */
+  /** interface.md 4.4: client_id_metadata_document_supported appears only when the clients service resolves CIMD. */
   CIMD_ENABLED: envBoolean(false),
   /**
    * How often every replica re-reads the signing keys; a rotated-in key signs only this long

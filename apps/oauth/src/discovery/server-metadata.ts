@@ -8,18 +8,18 @@ export interface DiscoveryConfig {
   scopesSupported: readonly string[];
   /** The grant types the token endpoint runs (its grant registry). */
   grantTypesSupported: readonly string[];
-  /** CIMD_ENABLED (spec 4.4: the entry appears only when the feature is on). */
+  /** CIMD_ENABLED (interface.md 4.4: the entry appears only when the feature is on). */
   cimdEnabled: boolean;
-  /** ENTERPRISE_ASSERTION_ENABLED (spec 4.4: the jwt-bearer grant and the profile only when on). */
+  /** ENTERPRISE_ASSERTION_ENABLED (interface.md 4.4: the jwt-bearer grant and the profile only when on). */
   enterpriseAssertionEnabled: boolean;
 }
 
-/** Introspection and revocation take shared-secret client authentication only (spec 5). */
+/** Introspection and revocation take shared-secret client authentication only (interface.md 5). */
 const SHARED_SECRET_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /**
- * RFC 8414 section 2 authorization server metadata, with every statement of spec 4.4. Signing
- * is EdDSA only (DECISIONS.md #11).
+ * RFC 8414 section 2 authorization server metadata, with every statement of interface.md 4.4. Signing
+ * is EdDSA only (docs/decisions.md #11).
  */
 export function authorizationServerMetadata(config: DiscoveryConfig): Record<string, unknown> {
   const { issuer } = config;
@@ -46,9 +46,9 @@ export function authorizationServerMetadata(config: DiscoveryConfig): Record<str
     introspection_endpoint_auth_methods_supported: SHARED_SECRET_METHODS,
     // OAuth 2.1 and RFC 9700 section 2.1.1: PKCE with S256 only.
     code_challenge_methods_supported: ['S256'],
-    // RFC 9207: fixed, not configurable (spec 4.4).
+    // RFC 9207: fixed, not configurable (interface.md 4.4).
     authorization_response_iss_parameter_supported: true,
-    // RFC 8707 resource indicators on the authorization and token endpoints (spec 4.4).
+    // RFC 8707 resource indicators on the authorization and token endpoints (interface.md 4.4).
     resource_indicators_supported: true,
     ...(config.cimdEnabled ? { client_id_metadata_document_supported: true } : {}),
     // draft-ietf-oauth-identity-assertion-authz-grant: this server redeems ID-JAGs.
@@ -64,7 +64,7 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
     ...authorizationServerMetadata(config),
     userinfo_endpoint: `${config.issuer}/oauth/userinfo`,
     subject_types_supported: ['public'],
-    // DECISIONS.md #11: EdDSA only, so the OIDC default RS256 is deliberately absent.
+    // docs/decisions.md #11: EdDSA only, so the OIDC default RS256 is deliberately absent.
     id_token_signing_alg_values_supported: ['EdDSA'],
     claims_supported: [
       'sub',

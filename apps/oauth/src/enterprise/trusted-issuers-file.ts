@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { JSONWebKeySet } from 'jose';
 import { z } from 'zod';
 
-/** One entry of ENTERPRISE_TRUSTED_ISSUERS_FILE (CONTRACT.md): an issuer and where its keys are. */
+/** One entry of ENTERPRISE_TRUSTED_ISSUERS_FILE (docs/contract.md): an issuer and where its keys are. */
 export type TrustedIssuer = { issuer: string; jwksUri: string } | { issuer: string; jwks: JSONWebKeySet };
 
 /** The hosts the test-only loopback flag admits over plain http, as URL.hostname spells them. */

@@ -4,7 +4,7 @@ import { SigningThread } from './signing-thread.js';
 /** One signing thread per process, started on the first signature (signing-thread.ts). */
 const signingThread = new SigningThread();
 
-/** The JOSE header of every JWT this server signs (DECISIONS.md #11: EdDSA only). */
+/** The JOSE header of every JWT this server signs (docs/decisions.md #11: EdDSA only). */
 export interface EdDsaJwsHeader {
   alg: 'EdDSA';
   typ: string;

@@ -32,7 +32,7 @@ interface PublishedKey {
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 
 /**
- * The signing keys held in memory (ARCHITECTURE.md "Data and secrets"). The active key signs;
+ * The signing keys held in memory (docs/architecture.md "Data and secrets"). The active key signs;
  * it and every retired key still published verify and appear in the JWKS. Replicas reload
  * periodically, so rotateSigningKey on any replica reaches all of them without a restart.
  */

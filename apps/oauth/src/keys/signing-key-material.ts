@@ -11,7 +11,7 @@ import {
 import type { NewSigningKey, SigningKeyRecord } from './signing-key-store.js';
 
 /**
- * A fresh Ed25519 key (DECISIONS.md #11). kid is its RFC 7638 JWK thumbprint (SHA-256,
+ * A fresh Ed25519 key (docs/decisions.md #11). kid is its RFC 7638 JWK thumbprint (SHA-256,
  * base64url); the private JWK is encrypted with KEY_ENCRYPTION_KEY, bound to the kid.
  */
 export async function generateSigningKey(keyEncryptionKey: Buffer): Promise<NewSigningKey> {

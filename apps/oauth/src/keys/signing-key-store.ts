@@ -17,7 +17,7 @@ export interface SigningKeyRecord {
 export type NewSigningKey = Pick<SigningKeyRecord, 'kid' | 'publicJwk' | 'privateKeyEncrypted'>;
 
 /**
- * Storage of signing keys (CONVENTIONS.md #7). Writers serialise on one lock shared by every
+ * Storage of signing keys (docs/conventions.md #7). Writers serialise on one lock shared by every
  * replica, so several replicas starting at once create exactly one active key.
  */
 export interface SigningKeyStore {

@@ -4,7 +4,7 @@ import { Counter, type Registry } from 'prom-client';
  * How a client authentication was answered: `hit` from the cache; `miss` by the clients
  * service, then cached if it succeeded; by the clients service without the cache for an
  * `assertion` (private_key_jwt: single use, never cached) or while `unsubscribed` (the
- * invalidation channel is down, DECISIONS.md #28). Hit ratio: hit / (hit + miss)
+ * invalidation channel is down, docs/decisions.md #28). Hit ratio: hit / (hit + miss)
  * (docs/observability.md).
  */
 export type ClientCacheResult = 'hit' | 'miss' | 'assertion' | 'unsubscribed';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClients, type FakeClient } from '../test/fake-clients.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
 
-// What the oauth service shows on its own metrics port (DECISIONS.md #24, docs/observability.md):
+// What the oauth service shows on its own metrics port (docs/decisions.md #24, docs/observability.md):
 // RPC latency, its database pool and the client record cache, read over HTTP as Prometheus would.
 const environment = useTestEnvironment();
 const origin = { ip: '203.0.113.7', userAgent: 'vitest' };

@@ -8,13 +8,13 @@ export interface AccessTokenSubject {
   clientId: string;
   audience: string | string[];
   scope: readonly string[];
-  /** User-context tokens only (spec 2.5). */
+  /** User-context tokens only (interface.md 2.5). */
   user?: { email: string; emailVerified: boolean };
-  /** The identity session, for logout (DECISIONS.md #3). */
+  /** The identity session, for logout (docs/decisions.md #3). */
   sid?: string;
   /** RFC 8693 section 4.1: the acting party of a delegated token (docs/agents.md). */
   act?: Actor;
-  /** Epoch seconds the token may not outlive (token exchange never extends, DECISIONS.md #12). */
+  /** Epoch seconds the token may not outlive (token exchange never extends, docs/decisions.md #12). */
   notAfter?: number;
 }
 
@@ -26,7 +26,7 @@ export interface MintedAccessToken {
   expiresIn: number;
 }
 
-/** RFC 9068 JWT access token, EdDSA-signed with the active key (DECISIONS.md #11). */
+/** RFC 9068 JWT access token, EdDSA-signed with the active key (docs/decisions.md #11). */
 export async function mintAccessToken(
   { keys, config }: Pick<Registry, 'keys' | 'config'>,
   subject: AccessTokenSubject,
@@ -38,7 +38,7 @@ export async function mintAccessToken(
   const jti = randomUUID();
   const claims = {
     client_id: subject.clientId,
-    // DECISIONS.md #8: no scope granted, no scope claim.
+    // docs/decisions.md #8: no scope granted, no scope claim.
     ...(subject.scope.length > 0 ? { scope: subject.scope.join(' ') } : {}),
     ...(subject.user ? { email: subject.user.email, email_verified: subject.user.emailVerified } : {}),
     ...(subject.sid ? { sid: subject.sid } : {}),

@@ -8,7 +8,7 @@ import {
   readActor,
 } from './actor.js';
 
-// RFC 8693 section 4.1 act chains (DECISIONS.md #12, docs/agents.md #7, #10).
+// RFC 8693 section 4.1 act chains (docs/decisions.md #12, docs/agents.md #7, #10).
 describe('act chains', () => {
   it('nests the earlier chain whole under the new actor', () => {
     const first = delegateTo('agent-1', undefined);

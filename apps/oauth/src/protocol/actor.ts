@@ -6,7 +6,7 @@ export interface Actor {
   act?: Actor;
 }
 
-/** DECISIONS.md #12: a token names at most this many actors; one more is refused. */
+/** docs/decisions.md #12: a token names at most this many actors; one more is refused. */
 export const MAX_ACTOR_DEPTH = 5;
 
 const MAX_CLAIM_LENGTH = 2048;

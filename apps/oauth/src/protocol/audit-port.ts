@@ -16,7 +16,7 @@ export interface DelegationEvent {
   details: Record<string, string>;
 }
 
-/** What oauth needs to write the audit log, which identity owns (DECISIONS.md #6), free of gRPC. */
+/** What oauth needs to write the audit log, which identity owns (docs/decisions.md #6), free of gRPC. */
 export interface AuditPort {
   /** Fails when the event cannot be recorded; the token is then not handed out. */
   recordDelegation(event: DelegationEvent): Promise<void>;

@@ -32,7 +32,7 @@ export interface IssuedTokens {
   accessToken: LiveAccessToken;
 }
 
-/** Storage of authorization codes (CONVENTIONS.md #7; RFC 6749 section 4.1.2). */
+/** Storage of authorization codes (docs/conventions.md #7; RFC 6749 section 4.1.2). */
 export interface AuthorizationCodeStore {
   save(code: NewAuthorizationCode): Promise<void>;
   findByHash(codeHash: string): Promise<StoredAuthorizationCode | undefined>;

@@ -6,7 +6,7 @@ import { checkResource } from './check-resource.js';
  * RFC 8707 section 2.2 at the token endpoint (authorization_code and refresh_token grants):
  * resources named now must have been authorized; none keeps the authorized ones (or the
  * client's audience when none were). The client's audience list is checked again, as it may
- * have changed since (DECISIONS.md #9). Returns the aud.
+ * have changed since (docs/decisions.md #9). Returns the aud.
  */
 export function checkAuthorizedResource(
   client: Pick<AuthenticatedClient, 'audienceList' | 'audience'>,

@@ -2,7 +2,7 @@ import { InvalidScopeError } from '@authz/shared/errors';
 import { describe, expect, it } from 'vitest';
 import { checkClientScope } from './check-client-scope.js';
 
-describe('client scope (spec 5, DECISIONS.md #8)', () => {
+describe('client scope (interface.md 5, docs/decisions.md #8)', () => {
   const client = { scopes: ['read', 'write'] };
 
   it('grants what was requested within the allow-list, nothing when nothing was requested', () => {

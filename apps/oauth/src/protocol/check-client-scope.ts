@@ -3,7 +3,7 @@ import type { AuthenticatedClient } from './authenticated-client.js';
 import { parseScope } from './scope.js';
 
 /**
- * Spec 5 and DECISIONS.md #8, deny-by-default: every requested scope must be in the client's
+ * interface.md 5 and docs/decisions.md #8, deny-by-default: every requested scope must be in the client's
  * allow-list (else invalid_scope, RFC 6749 section 5.2); nothing requested grants nothing.
  * Returns the granted scope.
  */

@@ -6,7 +6,7 @@ import { checkResource } from './check-resource.js';
 const withoutList = { audienceList: [], audience: 'client-1' };
 const withList = { audienceList: ['https://api.example', 'urn:example:billing'], audience: ['x'] };
 
-describe('aud resolution (spec 2.5)', () => {
+describe('aud resolution (interface.md 2.5)', () => {
   it('gives an array for several entries, the entry for one, the client id for none', () => {
     expect(resolveAudience(['https://a.example', 'https://b.example'], 'c')).toEqual([
       'https://a.example',
@@ -17,7 +17,7 @@ describe('aud resolution (spec 2.5)', () => {
   });
 });
 
-describe('resource indicators (RFC 8707 section 2, DECISIONS.md #9)', () => {
+describe('resource indicators (RFC 8707 section 2, docs/decisions.md #9)', () => {
   it('keeps the client audience when no resource is named', () => {
     expect(checkResource(withoutList, [])).toBe('client-1');
   });

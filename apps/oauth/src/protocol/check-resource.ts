@@ -5,8 +5,8 @@ import type { AuthenticatedClient } from './authenticated-client.js';
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
- * RFC 8707 section 2 and DECISIONS.md #9: the aud of a token bound to the `resource` values
- * sent. No resource keeps the client's audience (spec 2.5). A client without an audience list
+ * RFC 8707 section 2 and docs/decisions.md #9: the aud of a token bound to the `resource` values
+ * sent. No resource keeps the client's audience (interface.md 2.5). A client without an audience list
  * may name any absolute URI without a fragment; a client with one only its entries. Anything
  * else is invalid_target. One resource gives a string, several an array.
  */

@@ -13,15 +13,15 @@ export interface ClientAuthenticationRequest {
   basic: BasicCredentials | undefined;
   /** The grant asked for; empty at introspection and revocation. */
   grantType: string;
-  /** Introspection and revocation accept shared-secret authentication only (spec 5). */
+  /** Introspection and revocation accept shared-secret authentication only (interface.md 5). */
   sharedSecretOnly: boolean;
 }
 
 /**
- * RFC 6749 section 2.3 and spec 5. Basic wins over the body; a body client_id naming another
- * client is invalid_client. The first-party client is oauth's own (DECISIONS.md #2); every
+ * RFC 6749 section 2.3 and interface.md 5. Basic wins over the body; a body client_id naming another
+ * client is invalid_client. The first-party client is oauth's own (docs/decisions.md #2); every
  * other client is the clients service's to authenticate. Failures carry no description
- * (DECISIONS.md #21).
+ * (docs/decisions.md #21).
  */
 export async function authenticateClient(
   deps: ClientAuthenticationDeps,
@@ -30,7 +30,7 @@ export async function authenticateClient(
   const clientId = presentedClientId(request);
   if (clientId === FIRST_PARTY_CLIENT_ID) return authenticateFirstParty(request);
   const client = await deps.clients.authenticateClient(presentedCredentials(request));
-  // Spec 2.2, 2.4: lastUsedAt, reported later in one batch rather than written now.
+  // interface.md 2.2, 2.4: lastUsedAt, reported later in one batch rather than written now.
   deps.clientUsage.record({
     id: client.id,
     ...(client.apiKeyId ? { apiKeyId: client.apiKeyId } : {}),
@@ -39,7 +39,7 @@ export async function authenticateClient(
   return client;
 }
 
-// Spec 5: the Basic header wins; a body client_id that differs from it is invalid_client.
+// interface.md 5: the Basic header wins; a body client_id that differs from it is invalid_client.
 // RFC 7523 section 3: with an assertion client_id is optional, the assertion names the client.
 function presentedClientId({ parameters, basic }: ClientAuthenticationRequest): string | undefined {
   const bodyClientId = parameters.get('client_id');
@@ -52,7 +52,7 @@ function presentedClientId({ parameters, basic }: ClientAuthenticationRequest): 
 }
 
 // RFC 6749 section 2.1: a public client has no secret and no key to present, so it cannot
-// pass the shared-secret authentication of introspection and revocation (spec 5).
+// pass the shared-secret authentication of introspection and revocation (interface.md 5).
 function authenticateFirstParty({
   parameters,
   basic,

@@ -1,4 +1,4 @@
-/** A user's live consent to a client (spec 2.3). */
+/** A user's live consent to a client (interface.md 2.3). */
 export interface StoredConsent {
   id: string;
   userId: string;
@@ -16,7 +16,7 @@ export interface ConsentGrant {
   grantedAt: Date;
 }
 
-/** Storage of consents (CONVENTIONS.md #7): at most one live consent per user and client. */
+/** Storage of consents (docs/conventions.md #7): at most one live consent per user and client. */
 export interface ConsentStore {
   findLive(userId: string, clientId: string): Promise<StoredConsent | undefined>;
   /**

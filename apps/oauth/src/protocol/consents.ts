@@ -5,13 +5,13 @@ import type { Registry } from './registry.js';
 
 type Deps = Pick<Registry, 'consents' | 'refreshTokens' | 'authorizationCodes' | 'denyList'>;
 
-/** Spec 4.6 GET /consents/: the user's live consents, newest first. */
+/** interface.md 4.6 GET /consents/: the user's live consents, newest first. */
 export function listConsents(deps: Pick<Registry, 'consents'>, userId: string): Promise<StoredConsent[]> {
   return deps.consents.listLive(userId);
 }
 
 /**
- * Spec 4.6 DELETE /consents/{id}: only a live consent of the user (NotFoundError otherwise,
+ * interface.md 4.6 DELETE /consents/{id}: only a live consent of the user (NotFoundError otherwise,
  * also for another user's). Every refresh-token family issued under it is revoked, and the
  * still-live access tokens issued under it, from a code or a refresh, are denied
  * (docs/authorization.md #15).

@@ -1,4 +1,4 @@
-/** Revoked access tokens, denied by jti for their remaining lifetime (spec 2.5). */
+/** Revoked access tokens, denied by jti for their remaining lifetime (interface.md 2.5). */
 export interface AccessTokenDenyList {
   /** Denies `jti` until `expiresAt` (epoch seconds); false when it was already denied. */
   deny(jti: string, expiresAt: number): Promise<boolean>;

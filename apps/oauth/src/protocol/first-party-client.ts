@@ -1,8 +1,8 @@
 import type { AuthenticatedClient } from './authenticated-client.js';
 
 /**
- * DECISIONS.md #2: the reserved public client of first-party login (`/auth/login`). Its
- * tokens carry it as client_id and, having no audience list, as aud (spec 2.5). It may use
+ * docs/decisions.md #2: the reserved public client of first-party login (`/auth/login`). Its
+ * tokens carry it as client_id and, having no audience list, as aud (interface.md 2.5). It may use
  * the refresh_token grant only and holds no secret. It lives here, not in the clients service.
  */
 export const FIRST_PARTY_CLIENT_ID = 'authz-first-party';

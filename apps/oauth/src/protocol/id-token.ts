@@ -12,9 +12,9 @@ export interface IdTokenSubject {
 }
 
 /**
- * OIDC Core 2 and 3.1.3.6, spec 2.5: an EdDSA JWT (DECISIONS.md #11) signed with the active
+ * OIDC Core 2 and 3.1.3.6, interface.md 2.5: an EdDSA JWT (docs/decisions.md #11) signed with the active
  * key, aud the client id, the access token's lifetime. name whenever the user has one (not
- * scope-gated, spec 2.5); email and email_verified only under the email scope, from the
+ * scope-gated, interface.md 2.5); email and email_verified only under the email scope, from the
  * account itself (docs/authorization.md #14).
  */
 export async function mintIdToken(

@@ -1,4 +1,4 @@
-/** What the token logic needs from the identity service (DECISIONS.md #6), free of gRPC. */
+/** What the token logic needs from the identity service (docs/decisions.md #6), free of gRPC. */
 export interface RequestOrigin {
   ip: string;
   userAgent: string;
@@ -8,7 +8,7 @@ export interface IdentityUser {
   id: string;
   email: string;
   emailVerified: boolean;
-  /** OIDC Core 5.1 `name`, when the user set one (spec 2.5: not gated by scope). */
+  /** OIDC Core 5.1 `name`, when the user set one (interface.md 2.5: not gated by scope). */
   name?: string;
 }
 
@@ -18,7 +18,7 @@ export interface VerifiedEmail {
   source: string;
 }
 
-/** The current user record with its verified email attributes (UserInfo, spec 4.3). */
+/** The current user record with its verified email attributes (UserInfo, interface.md 4.3). */
 export interface IdentityUserProfile extends IdentityUser {
   verifiedEmails: VerifiedEmail[];
 }
@@ -30,13 +30,13 @@ export interface CheckedCredentials {
   authTime: number;
 }
 
-/** The browser session behind a __Host-service_session cookie value (spec 4.5, 5). */
+/** The browser session behind a __Host-service_session cookie value (interface.md 4.5, 5). */
 export interface BrowserSession {
   sessionId: string;
   user: IdentityUser;
   /** Epoch seconds (OIDC auth_time). */
   authTime: number;
-  /** The per-session CSRF token (DECISIONS.md #17). */
+  /** The per-session CSRF token (docs/decisions.md #17). */
   csrfToken: string;
 }
 

@@ -9,7 +9,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
 
 /**
  * RFC 7662 section 2.2 for our access tokens: signed by us, our issuer, unexpired, not denied,
- * and seen only by the client it was issued to or one its aud names (DECISIONS.md #10).
+ * and seen only by the client it was issued to or one its aud names (docs/decisions.md #10).
  * Undefined when it is not active for this caller, whatever the reason.
  */
 export async function introspectAccessToken(

@@ -1,10 +1,10 @@
 import type { Actor } from './actor.js';
 
-/** RFC 7662 section 2.2: what an active token is reported as (spec 4.3). */
+/** RFC 7662 section 2.2: what an active token is reported as (interface.md 4.3). */
 export interface IntrospectedToken {
   sub: string;
   clientId: string;
-  /** Absent when the token has no scope (DECISIONS.md #8). */
+  /** Absent when the token has no scope (docs/decisions.md #8). */
   scope?: string;
   /** As the token has it: one string or a list (RFC 7519 section 4.1.3). */
   aud: string | string[];
@@ -19,7 +19,7 @@ export interface IntrospectedToken {
   act?: Actor;
 }
 
-/** Spec 4.3: anything not active for the caller is `{ active: false }` and nothing more. */
+/** interface.md 4.3: anything not active for the caller is `{ active: false }` and nothing more. */
 export type Introspection = { active: false } | { active: true; token: IntrospectedToken };
 
 export const INACTIVE: Introspection = { active: false };

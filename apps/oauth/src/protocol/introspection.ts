@@ -21,8 +21,8 @@ const introspectors: Record<TokenKind, Introspect> = {
 };
 
 /**
- * Spec 4.3 POST /oauth/introspect (RFC 7662): an ordered list of checks, then the token looked
- * up as each kind in turn. Only confidential clients may ask (spec 5: shared secrets only);
+ * interface.md 4.3 POST /oauth/introspect (RFC 7662): an ordered list of checks, then the token looked
+ * up as each kind in turn. Only confidential clients may ask (interface.md 5: shared secrets only);
  * whatever is not active for the caller is `{ active: false }`, with no reason given.
  */
 export async function introspect(deps: Registry, request: TokenManagementRequest): Promise<Introspection> {

@@ -17,9 +17,9 @@ export interface CodeTokens {
 type Deps = Pick<Registry, 'keys' | 'config' | 'refreshTokens'>;
 
 /**
- * What a redeemed code yields (spec 4.3 token response): an access token with the user's
+ * What a redeemed code yields (interface.md 4.3 token response): an access token with the user's
  * claims and session; a refresh token in a new family bound to the consent only when the
- * client holds the refresh_token grant (DECISIONS.md #7); an ID token only when `openid` was
+ * client holds the refresh_token grant (docs/decisions.md #7); an ID token only when `openid` was
  * granted.
  */
 export async function issueCodeTokens(

@@ -12,9 +12,9 @@ export interface LoginFirstPartyRequest {
 }
 
 /**
- * Spec 4.2 POST /auth/login (DECISIONS.md #2, #6): identity checks the credentials and opens
+ * interface.md 4.2 POST /auth/login (docs/decisions.md #2, #6): identity checks the credentials and opens
  * a session; oauth mints a first-party access token and opens a refresh-token family. No
- * scope is requested, so none is granted (DECISIONS.md #8), and no ID token is issued.
+ * scope is requested, so none is granted (docs/decisions.md #8), and no ID token is issued.
  */
 export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRequest): Promise<TokenSet> {
   const { user, sessionId } = await deps.identity.checkCredentials(request);

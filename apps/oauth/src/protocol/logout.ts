@@ -5,7 +5,7 @@ import type { Registry } from './registry.js';
 import { verifyAccessToken } from './verify-access-token.js';
 
 /**
- * Spec 4.2 POST /auth/logout (DECISIONS.md #3): the token must be a live first-party user
+ * interface.md 4.2 POST /auth/logout (docs/decisions.md #3): the token must be a live first-party user
  * token; its jti is denied for its remaining lifetime, the session's refresh families are
  * revoked (with their live access tokens) and identity ends the session.
  */

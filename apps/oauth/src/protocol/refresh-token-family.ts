@@ -6,7 +6,7 @@ import type { Registry } from './registry.js';
 
 const REFRESH_TOKEN = /^[0-9a-f]{64}$/;
 
-/** A new opaque refresh token (spec 2.5: 64 hex) and what is stored of it: its keyed hash. */
+/** A new opaque refresh token (interface.md 2.5: 64 hex) and what is stored of it: its keyed hash. */
 export function createRefreshToken(
   { config }: Pick<Registry, 'config'>,
   accessToken: MintedAccessToken,

@@ -32,7 +32,7 @@ export interface NewRefreshToken {
   accessTokenExpiresAt: Date;
 }
 
-/** Storage of refresh-token families (CONVENTIONS.md #7; RFC 9700 section 4.14.2). */
+/** Storage of refresh-token families (docs/conventions.md #7; RFC 9700 section 4.14.2). */
 export interface RefreshTokenStore {
   openFamily(family: Omit<RefreshTokenFamily, 'id' | 'revokedAt'>, first: NewRefreshToken): Promise<string>;
   findByHash(tokenHash: string): Promise<StoredRefreshToken | undefined>;

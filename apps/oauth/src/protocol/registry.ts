@@ -18,7 +18,7 @@ export interface TokenConfig {
   secretHashKey: Buffer;
 }
 
-/** Everything the protocol logic may use; each feature picks what it needs (CONVENTIONS.md #6). */
+/** Everything the protocol logic may use; each feature picks what it needs (docs/conventions.md #6). */
 export interface Registry {
   config: TokenConfig;
   keys: Pick<KeyRing, 'signingKey' | 'verificationKey'>;
@@ -31,7 +31,7 @@ export interface Registry {
   clientUsage: ClientUsageLog;
   consents: ConsentStore;
   authorizationCodes: AuthorizationCodeStore;
-  /** Authorizations waiting for sign-in (spec 2.6). */
+  /** Authorizations waiting for sign-in (interface.md 2.6). */
   pendingAuthorizations: HandleStore<PendingAuthorization>;
   /** Authorizations waiting for the consent decision. */
   consentPrompts: HandleStore<ConsentPrompt>;

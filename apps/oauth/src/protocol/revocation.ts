@@ -24,8 +24,8 @@ const CLIENT_CREDENTIALS = new Set([
 ]);
 
 /**
- * Spec 4.3 POST /oauth/revoke (RFC 7009 section 2.1). Only confidential clients may call it
- * (spec 5: shared secrets only), and a failed client authentication is the only refusal: a
+ * interface.md 4.3 POST /oauth/revoke (RFC 7009 section 2.1). Only confidential clients may call it
+ * (interface.md 5: shared secrets only), and a failed client authentication is the only refusal: a
  * missing, malformed, unknown or foreign token is a silent no-op (RFC 7009 section 2.2), so
  * the answer tells a caller nothing about tokens it does not own.
  */
@@ -55,7 +55,7 @@ function readCredentials(raw: readonly RawParameter[]): TokenParameters {
   }
 }
 
-// A token or hint sent twice makes a malformed request: nothing to revoke, still 200 (spec 4.3).
+// A token or hint sent twice makes a malformed request: nothing to revoke, still 200 (interface.md 4.3).
 function readTokenArguments(raw: readonly RawParameter[]): TokenParameters | undefined {
   try {
     return readTokenParameters(raw.filter(({ name }) => !CLIENT_CREDENTIALS.has(name)));

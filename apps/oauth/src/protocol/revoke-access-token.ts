@@ -6,7 +6,7 @@ import { verifyLiveAccessToken, type VerifiedAccessToken } from './verify-access
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
 
 /**
- * Spec 2.5: a revoked access token is denied by its jti for its remaining lifetime. Only the
+ * interface.md 2.5: a revoked access token is denied by its jti for its remaining lifetime. Only the
  * client it was issued to (its client_id claim) may revoke it; RFC 7009 section 2.1 lets the
  * server leave the refresh token it came with alone, and so it does (docs/tokens.md #24).
  * True when the token is a live access token of ours, whether or not it was the caller's.

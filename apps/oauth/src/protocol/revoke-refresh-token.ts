@@ -5,7 +5,7 @@ import type { Registry } from './registry.js';
 type Deps = Pick<Registry, 'config' | 'refreshTokens' | 'denyList'>;
 
 /**
- * Spec 2.5 and RFC 9700 section 4.14.2: any token of a family, rotated or not, revokes the
+ * interface.md 2.5 and RFC 9700 section 4.14.2: any token of a family, rotated or not, revokes the
  * whole family and denies the access tokens issued in it, when the caller is the family's
  * client (RFC 7009 section 2.1). True when the token is one of ours, whoever asked.
  */

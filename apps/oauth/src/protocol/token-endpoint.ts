@@ -11,7 +11,7 @@ import { readTokenParameters, type TokenParameters } from './token-parameters.js
 import type { TokenRequest } from './token-request.js';
 import type { TokenSet } from './token-set.js';
 
-/** Spec 4.3 POST /oauth/token: an ordered list of checks, then the grant's handler. */
+/** interface.md 4.3 POST /oauth/token: an ordered list of checks, then the grant's handler. */
 export async function handleTokenRequest(deps: Registry, request: TokenRequest): Promise<TokenSet> {
   const parameters = readTokenParameters(request.parameters);
   const grant = selectGrant(deps, parameters);
@@ -30,7 +30,7 @@ export async function handleTokenRequest(deps: Registry, request: TokenRequest):
 }
 
 // RFC 6749 section 5.2: a missing grant_type is invalid_request, an unknown one (or one whose
-// feature is off, spec 4.3) unsupported_grant_type.
+// feature is off, interface.md 4.3) unsupported_grant_type.
 function selectGrant(deps: Registry, parameters: TokenParameters): Grant {
   const grantType = parameters.get('grant_type');
   if (!grantType) throw new InvalidRequestError({ message: 'grant_type is required' });
@@ -40,7 +40,7 @@ function selectGrant(deps: Registry, parameters: TokenParameters): Grant {
   return grant;
 }
 
-// RFC 6749 section 5.2: unauthorized_client (spec 7: grant not in client grant types).
+// RFC 6749 section 5.2: unauthorized_client (interface.md 7: grant not in client grant types).
 function checkGrantAllowed(client: AuthenticatedClient, grant: Grant): void {
   if (!client.grantTypes.includes(grant.grantType)) {
     throw new UnauthorizedClientError({ message: `The client may not use ${grant.grantType}` });

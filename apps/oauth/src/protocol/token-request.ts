@@ -7,7 +7,7 @@ export interface BasicCredentials {
   clientSecret: string;
 }
 
-/** A token endpoint request as posted (spec 4.3). */
+/** A token endpoint request as posted (interface.md 4.3). */
 export interface TokenRequest {
   parameters: readonly RawParameter[];
   basic?: BasicCredentials;

@@ -1,4 +1,4 @@
-/** RFC 6749 section 5.1 (spec 4.3 token response), before any wire encoding. */
+/** RFC 6749 section 5.1 (interface.md 4.3 token response), before any wire encoding. */
 export interface TokenSet {
   accessToken: string;
   refreshToken?: string;
@@ -6,8 +6,8 @@ export interface TokenSet {
   expiresIn: number;
   /** RFC 8693 section 2.2.1: N_A when the issued token is not an access token (an ID-JAG). */
   tokenType: 'Bearer' | 'N_A';
-  /** Present only when a scope was granted (DECISIONS.md #8). */
+  /** Present only when a scope was granted (docs/decisions.md #8). */
   scope?: string;
-  /** RFC 8693 section 2.2.1: token exchange responses only (spec 4.3). */
+  /** RFC 8693 section 2.2.1: token exchange responses only (interface.md 4.3). */
   issuedTokenType?: string;
 }

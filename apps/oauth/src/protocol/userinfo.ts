@@ -9,7 +9,7 @@ import type { Registry } from './registry.js';
 import { parseScope } from './scope.js';
 import { verifyLiveAccessToken, type VerifiedAccessToken } from './verify-access-token.js';
 
-/** OIDC Core 5.3.2 (spec 4.3): email and emailVerified only together, both or neither. */
+/** OIDC Core 5.3.2 (interface.md 4.3): email and emailVerified only together, both or neither. */
 export interface UserInfo {
   sub: string;
   email?: string;
@@ -53,7 +53,7 @@ async function currentUser(deps: Deps, userId: string): Promise<IdentityUserProf
   }
 }
 
-// Spec 4.3: the first verified email by trust order wallet, then oidc_*, then self_reported;
+// interface.md 4.3: the first verified email by trust order wallet, then oidc_*, then self_reported;
 // any other source is not trusted for UserInfo (docs/authorization.md #16).
 export function mostTrustedEmail(emails: readonly VerifiedEmail[]): VerifiedEmail | undefined {
   return (

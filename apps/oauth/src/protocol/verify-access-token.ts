@@ -16,7 +16,7 @@ export interface VerifiedAccessToken {
 }
 
 export interface VerifyOptions {
-  /** DECISIONS.md #3: first-party client, user sub, no act. */
+  /** docs/decisions.md #3: first-party client, user sub, no act. */
   requireFirstPartyUser: boolean;
 }
 
@@ -24,7 +24,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
 
 /**
  * RFC 9068 section 4: signature with one of our keys, typ at+jwt, iss, exp; then the
- * deny-list (spec 2.5). Every failure is the same UnauthorizedError; the reason goes to
+ * deny-list (interface.md 2.5). Every failure is the same UnauthorizedError; the reason goes to
  * `detail`, which only reaches the logs.
  */
 export async function verifyAccessToken(
@@ -91,7 +91,7 @@ function readClaims(payload: JWTPayload): VerifiedAccessToken {
   };
 }
 
-// DECISIONS.md #3: only first-party user tokens without act reach the developer API and logout.
+// docs/decisions.md #3: only first-party user tokens without act reach the developer API and logout.
 function checkFirstPartyUser(payload: JWTPayload, claims: VerifiedAccessToken): void {
   if (claims.clientId !== FIRST_PARTY_CLIENT_ID) refuse('not a first-party token');
   const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];

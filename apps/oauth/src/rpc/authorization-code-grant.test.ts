@@ -351,7 +351,7 @@ describe('authorization_code grant: a code used twice', () => {
   });
 });
 
-describe('refresh_token grant for third-party clients (DECISIONS.md #7)', () => {
+describe('refresh_token grant for third-party clients (docs/decisions.md #7)', () => {
   it('rotates, narrows, refuses widening, never returns an ID token, and treats reuse as theft', async () => {
     const { code, verifier } = await flow.obtainCode(web, alice);
     const first = await flow.redeem(web, code, verifier);

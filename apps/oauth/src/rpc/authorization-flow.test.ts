@@ -9,7 +9,7 @@ import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
 import { origin } from '../test/token-management.js';
 
-// Spec 3, 4.3, 4.5: sign-in, resume, consent (docs/authorization.md #7-#10).
+// interface.md 3, 4.3, 4.5: sign-in, resume, consent (docs/authorization.md #7-#10).
 const environment = useTestEnvironment();
 const { challenge } = pkcePair();
 const ISS = encodeURIComponent(ISSUER);
@@ -79,7 +79,7 @@ function expectCodeRedirect(response: Parameters<typeof redirectOf>[0], state = 
   return code;
 }
 
-describe('pending authorization (spec 2.6, 3)', () => {
+describe('pending authorization (interface.md 2.6, 3)', () => {
   it('is stored under a keyed hash of its handle for 10 minutes and described to the sign-in page', async () => {
     const client = newClient();
     const handle = handleOf(await flow.authorize(authorizeFields(client, challenge)), 'login');
@@ -198,7 +198,7 @@ describe('sign-in rules of /oauth/authorize (OIDC Core 3.1.2.1)', () => {
   });
 });
 
-describe('consent (spec 4.5, 4.6)', () => {
+describe('consent (interface.md 4.5, 4.6)', () => {
   it('asks for consent, shows the prompt, and issues a code on Allow', async () => {
     const client = newClient();
     const session = identity.openBrowserSession(alice);

@@ -6,7 +6,7 @@ import { FakeClients, type FakeClient } from '../test/fake-clients.js';
 import { FakeIdentity } from '../test/fake-identity.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
 
-// Spec 4.3 /oauth/authorize: the ordered checks (docs/authorization.md #1-#6).
+// interface.md 4.3 /oauth/authorize: the ordered checks (docs/authorization.md #1-#6).
 const environment = useTestEnvironment();
 const { challenge } = pkcePair();
 const ISS = encodeURIComponent(ISSUER);
@@ -283,7 +283,7 @@ describe('Authorize: once the client is trusted, errors go back to it with state
     ).toBe(expected('unsupported_response_type', 'Only the code response type is supported', cb, null));
   });
 
-  it('binds resources to the client audience list (RFC 8707, DECISIONS.md #9)', async () => {
+  it('binds resources to the client audience list (RFC 8707, docs/decisions.md #9)', async () => {
     expect(
       await redirectTo(
         authorizeFields(api, challenge, { scope: undefined, resource: 'https://other.example' }),

@@ -8,7 +8,7 @@ import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-ha
 import { openTestRegistry } from '../test/test-registry.js';
 import { form, origin } from '../test/token-management.js';
 
-// Spec 2.3 and 4.6 (docs/authorization.md #10, #15).
+// interface.md 2.3 and 4.6 (docs/authorization.md #10, #15).
 const environment = useTestEnvironment();
 
 let identity: FakeIdentity;

@@ -8,7 +8,7 @@ import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-ha
 import { RefreshTokenIssuer } from '../test/refresh-token-issuer.js';
 import { form, introspectionBody, origin } from '../test/token-management.js';
 
-// RFC 7662 at the oauth service (spec 4.3, 5; DECISIONS.md #10; docs/tokens.md #22, #23).
+// RFC 7662 at the oauth service (interface.md 4.3, 5; docs/decisions.md #10; docs/tokens.md #22, #23).
 // Refresh tokens of confidential clients come from the store: no grant issues them yet.
 const environment = useTestEnvironment();
 
@@ -93,7 +93,7 @@ describe('access tokens', () => {
     });
   });
 
-  it('are active to a caller named in aud, inactive to any other (DECISIONS.md #10)', async () => {
+  it('are active to a caller named in aud, inactive to any other (docs/decisions.md #10)', async () => {
     const token = await clientCredentialsToken();
     expect(await introspectAs(resourceServer, [['token', token]])).toMatchObject({
       active: true,
@@ -214,7 +214,7 @@ describe('refusals', () => {
     await expect(unauthenticated).rejects.toBeInstanceOf(InvalidClientError);
   });
 
-  it('refuses public clients, the first-party one included (spec 5: shared secrets only)', async () => {
+  it('refuses public clients, the first-party one included (interface.md 5: shared secrets only)', async () => {
     const token = await clientCredentialsToken();
     const publicClient = clients.addClient({ method: 'none', grantTypes: ['refresh_token'] });
     for (const clientId of [publicClient.clientId, 'authz-first-party']) {

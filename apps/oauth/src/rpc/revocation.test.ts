@@ -7,7 +7,7 @@ import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-ha
 import { RefreshTokenIssuer } from '../test/refresh-token-issuer.js';
 import { form, introspectionBody, origin } from '../test/token-management.js';
 
-// RFC 7009 at the oauth service (spec 2.5, 4.3; docs/tokens.md #24, #25). Refresh tokens of
+// RFC 7009 at the oauth service (interface.md 2.5, 4.3; docs/tokens.md #24, #25). Refresh tokens of
 // confidential clients come from the store: no grant issues them yet.
 const environment = useTestEnvironment();
 
@@ -87,7 +87,7 @@ function refresh(refreshToken: string) {
   });
 }
 
-describe('access tokens (spec 2.5: denied by jti)', () => {
+describe('access tokens (interface.md 2.5: denied by jti)', () => {
   it('are revoked by their own client, whatever the hint', async () => {
     for (const hint of [[], [['token_type_hint', 'refresh_token']]] as [string, string][][]) {
       const token = await clientCredentialsToken();
@@ -106,7 +106,7 @@ describe('access tokens (spec 2.5: denied by jti)', () => {
   });
 });
 
-describe('refresh tokens (spec 2.5: the whole family)', () => {
+describe('refresh tokens (interface.md 2.5: the whole family)', () => {
   it('revoke the family with its access tokens, under either hint', async () => {
     for (const hint of ['refresh_token', 'access_token']) {
       const family = await issuer.issue({ clientId: backend.clientId, userId: alice.id });
@@ -136,7 +136,7 @@ describe('refresh tokens (spec 2.5: the whole family)', () => {
   });
 });
 
-describe('everything else succeeds silently (spec 4.3)', () => {
+describe('everything else succeeds silently (interface.md 4.3)', () => {
   it('missing, empty, unknown, malformed and repeated tokens', async () => {
     const token = await clientCredentialsToken();
     const requests: [string, string][][] = [

@@ -7,7 +7,7 @@ import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
 import { form, origin } from '../test/token-management.js';
 
-// OIDC Core 5.3 and spec 4.3 UserInfo (docs/authorization.md #16).
+// OIDC Core 5.3 and interface.md 4.3 UserInfo (docs/authorization.md #16).
 const environment = useTestEnvironment();
 
 let identity: FakeIdentity;

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AccessTokenDenyList } from '../protocol/deny-list.js';
 
 /**
- * The access-token deny-list in Redis (ARCHITECTURE.md "Data and secrets"): one key per jti,
+ * The access-token deny-list in Redis (docs/architecture.md "Data and secrets"): one key per jti,
  * expiring with the token. The client's keyPrefix (REDIS_KEY_PREFIX) namespaces the keys.
  * Fails closed: while Redis is unreachable no token verifies.
  */

@@ -24,7 +24,7 @@ export interface FamilySettings {
 
 /**
  * Opens refresh-token families for any client, through the store and the running instance's
- * keys, as a code redemption will (DECISIONS.md #7): until the authorization_code grant
+ * keys, as a code redemption will (docs/decisions.md #7): until the authorization_code grant
  * exists, no grant gives a confidential client a refresh token.
  */
 export class RefreshTokenIssuer {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { NewRefreshToken, RefreshTokenStore } from '../protocol/refresh-token-store.js';
 
-/** The behaviour every RefreshTokenStore must show (CONVENTIONS.md #7). */
+/** The behaviour every RefreshTokenStore must show (docs/conventions.md #7). */
 export function describeRefreshTokenStore(name: string, store: () => RefreshTokenStore): void {
   const inOneHour = () => new Date(Date.now() + 3_600_000);
   const token = (overrides: Partial<NewRefreshToken> = {}): NewRefreshToken => ({

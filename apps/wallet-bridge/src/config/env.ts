@@ -18,7 +18,7 @@ const optionalFile = () =>
     .optional()
     .transform((value) => (value ? value : undefined));
 
-/** The wallet-bridge service's environment, validated once at start-up (CONTRACT.md). */
+/** The wallet-bridge service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
   DATABASE_URL: envDatabaseUrl(),
   REDIS_URL: envRedisUrl(),

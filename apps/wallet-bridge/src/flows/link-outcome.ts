@@ -14,7 +14,7 @@ import { settleAnsweredFlow } from './settle-flow.js';
 type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
 type Outcome = MessageInitShape<typeof GetLinkOutcomeResponseSchema>;
 
-/** Spec 3: one fixed sentence per status; a rejection never says which check failed. */
+/** interface.md 3: one fixed sentence per status; a rejection never says which check failed. */
 const OUTCOMES: Record<
   LinkStatus.PENDING | LinkStatus.LINKED | LinkStatus.CONFLICT | LinkStatus.EXPIRED | LinkStatus.REJECTED,
   Outcome
@@ -44,7 +44,7 @@ const SETTLED: Record<string, Outcome> = {
 };
 
 /**
- * Spec 4.2 GET /auth/link/wallet/{handle}: 404 while off, 401 without a live session, then
+ * interface.md 4.2 GET /auth/link/wallet/{handle}: 404 while off, 401 without a live session, then
  * the uniform refusal (NotFoundError) unless the handle, the binder cookie and the session's
  * user are the flow's own. Once the wallet has answered, the presentation is verified and
  * identity links the credential in one transaction (linked or conflict, nothing partial);

@@ -18,7 +18,7 @@ const PENDING: Outcome = { status: SignInStatus.PENDING };
 const REFUSED: Outcome = { status: SignInStatus.REFUSED };
 
 /**
- * Spec 4.5 /ui/wallet-login/{handle}/status: pending until the wallet answers; then the
+ * interface.md 4.5 /ui/wallet-login/{handle}/status: pending until the wallet answers; then the
  * presentation is verified and, when its credential is linked to an account, identity opens a
  * browser session, delivered exactly once (the flow is settled as signed_in). Every other
  * outcome, including a second read, is the uniform refusal.

@@ -9,16 +9,16 @@ import { invocationUri } from '../requests/request-object.js';
 type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity'>;
 type FlowStarted = MessageInitShape<typeof FlowStartedSchema>;
 
-/** Spec 4.5 /ui/wallet-login: a sign-in flow, bound to the browser that started it. */
+/** interface.md 4.5 /ui/wallet-login: a sign-in flow, bound to the browser that started it. */
 export async function startSignIn(deps: Deps): Promise<FlowStarted> {
   requireWallet(deps);
   return createFlow(deps, 'sign_in', null);
 }
 
 /**
- * Spec 4.2 POST /auth/link/wallet: 404 while off (checked first, DECISIONS.md #25), then 401
+ * interface.md 4.2 POST /auth/link/wallet: 404 while off (checked first, docs/decisions.md #25), then 401
  * without a live session (identity's UnauthorizedError), then 400 invalid_csrf_token
- * (DECISIONS.md #17, #19); the flow remembers the user who started it.
+ * (docs/decisions.md #17, #19); the flow remembers the user who started it.
  */
 export async function startLink(deps: Deps, request: StartLinkRequest): Promise<FlowStarted> {
   requireWallet(deps);

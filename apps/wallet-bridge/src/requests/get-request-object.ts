@@ -6,7 +6,7 @@ import { signRequestObject } from './request-object.js';
 type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
 
 /**
- * Spec 4.9 GET /oid4vp/request/{handle}: the signed request object of a pending, unexpired
+ * interface.md 4.9 GET /oid4vp/request/{handle}: the signed request object of a pending, unexpired
  * request. Reads only, so a wallet may fetch it again. Malformed, unknown, expired and already
  * answered handles are one NotFoundError.
  */

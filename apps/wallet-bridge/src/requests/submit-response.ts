@@ -10,7 +10,7 @@ type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
 const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 
 /**
- * Spec 4.9 POST /oid4vp/response (OID4VP 1.0 section 8.2, direct_post): structural parsing and
+ * interface.md 4.9 POST /oid4vp/response (OID4VP 1.0 section 8.2, direct_post): structural parsing and
  * correlation only. The request is consumed here, atomically, so a replayed response finds
  * nothing; nothing is verified and nobody is signed in until the outcome is read.
  */

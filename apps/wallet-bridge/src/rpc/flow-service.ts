@@ -5,7 +5,7 @@ import { getSignInOutcome } from '../flows/sign-in-outcome.js';
 import { startLink, startSignIn } from '../flows/start-flow.js';
 import type { WalletBridgeRegistry } from '../registry.js';
 
-/** The browser-facing flows (spec 4.2, 4.5): thin translations (CONVENTIONS.md #2). */
+/** The browser-facing flows (interface.md 4.2, 4.5): thin translations (docs/conventions.md #2). */
 export function flowServiceImplementation(
   registry: WalletBridgeRegistry,
 ): ServiceImplementation<typeof WalletFlowService> {

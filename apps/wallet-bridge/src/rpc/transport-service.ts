@@ -4,7 +4,7 @@ import type { WalletBridgeRegistry } from '../registry.js';
 import { getRequestObject } from '../requests/get-request-object.js';
 import { submitResponse } from '../requests/submit-response.js';
 
-/** The wallet-facing transport (spec 4.9): thin translations (CONVENTIONS.md #2). */
+/** The wallet-facing transport (interface.md 4.9): thin translations (docs/conventions.md #2). */
 export function transportServiceImplementation(
   registry: WalletBridgeRegistry,
 ): ServiceImplementation<typeof PresentationTransportService> {

@@ -9,7 +9,7 @@ import { createTestChain, writeFiles, type TestChain } from '../test/verifier-ch
 import { loadVerifierProfile } from './verifier-profile.js';
 import { loadWalletConfig } from './wallet-config.js';
 
-// CONTRACT.md WALLET_VERIFIER_*, DECISIONS.md #25, OID4VP 1.0 section 5.9.3 (x509_hash).
+// docs/contract.md WALLET_VERIFIER_*, docs/decisions.md #25, OID4VP 1.0 section 5.9.3 (x509_hash).
 let dir: string;
 let chain: TestChain;
 let files: Record<string, string>;

@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, X509Certificate, type Ke
 import { readFileSync } from 'node:fs';
 
 /**
- * The verifier's signing identity (CONTRACT.md WALLET_VERIFIER_*): the leaf certificate's key,
+ * The verifier's signing identity (docs/contract.md WALLET_VERIFIER_*): the leaf certificate's key,
  * the x5c chain sent to wallets and the OID4VP 1.0 `x509_hash` client identifier.
  */
 export interface VerifierProfile {
@@ -37,7 +37,7 @@ export function loadVerifierProfile(keyFile: string, chainFile: string): Verifie
   };
 }
 
-/** OID4VP 1.0 section 5.9.3, DECISIONS.md #25: `x509_hash:` + base64url SHA-256 of the leaf DER. */
+/** OID4VP 1.0 section 5.9.3, docs/decisions.md #25: `x509_hash:` + base64url SHA-256 of the leaf DER. */
 export function x509HashClientId(leaf: X509Certificate): string {
   return `x509_hash:${createHash('sha256').update(leaf.raw).digest('base64url')}`;
 }

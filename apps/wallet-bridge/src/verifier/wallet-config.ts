@@ -12,7 +12,7 @@ export interface WalletConfig {
 }
 
 /**
- * Spec 1 item 7, DECISIONS.md #25: wallet federation exists only with the flag on and a usable
+ * interface.md 1 item 7, docs/decisions.md #25: wallet federation exists only with the flag on and a usable
  * verifier profile and trusted-issuer list. Anything missing or broken leaves it off (every
  * RPC answers NotFoundError) with one log line naming the problem: it never fails open, and a
  * bad wallet setting does not take password sign-in down with it.

@@ -4,7 +4,7 @@ import { SERVICES } from '@authz/shared/topology';
 export const APPS: readonly string[] = ['gateway', ...SERVICES.map((service) => service.name)];
 
 /**
- * Who calls whom over gRPC (DECISIONS.md #6, ARCHITECTURE.md): acyclic; identity, clients and
+ * Who calls whom over gRPC (docs/decisions.md #6, docs/architecture.md): acyclic; identity, clients and
  * the mailer worker call no one. The env tests check the apps' own configuration says the same.
  */
 export const CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
@@ -17,7 +17,7 @@ export const CALL_GRAPH: Readonly<Record<string, readonly string[]>> = {
   'mailer-worker': [],
 };
 
-/** The variables that hold secrets (CONTRACT.md): only ever in the Secret. */
+/** The variables that hold secrets (docs/contract.md): only ever in the Secret. */
 export const SECRET_VARIABLES = [
   'DATABASE_URL',
   'KEY_ENCRYPTION_KEY',

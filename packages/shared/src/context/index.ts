@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
-/** What travels with one request across the services (CONVENTIONS.md #10). */
+/** What travels with one request across the services (docs/conventions.md #10). */
 export interface RequestContext {
   requestId: string;
 }

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Secrets at rest (ARCHITECTURE.md "Data and secrets"): high-entropy secrets (client secrets,
+ * Secrets at rest (docs/architecture.md "Data and secrets"): high-entropy secrets (client secrets,
  * API keys, refresh and verification tokens) are stored as a keyed hash, HMAC-SHA256 under
  * SECRET_HASH_KEY; private keys are encrypted with KEY_ENCRYPTION_KEY (AES-256-GCM).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Booleans accept true/false/1/0 (CONTRACT.md). */
+/** Booleans accept true/false/1/0 (docs/contract.md). */
 export const envBoolean = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0'], { message: 'expected true, false, 1 or 0' })
@@ -43,7 +43,7 @@ export const envIssuer = () =>
     'expected an absolute URL without trailing slash, query or fragment',
   );
 
-/** DEFAULT_REALM_ALLOWED_SCOPES' default (CONTRACT.md), read by identity and clients alike. */
+/** DEFAULT_REALM_ALLOWED_SCOPES' default (docs/contract.md), read by identity and clients alike. */
 export const DEFAULT_REALM_ALLOWED_SCOPES = 'openid profile email offline_access';
 
 /** A space-separated scope list (RFC 6749 section 3.3) as an array of scope tokens. */

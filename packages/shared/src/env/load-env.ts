@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-/** Thrown at start-up; main.ts prints it and exits non-zero (CONTRACT.md "Environment"). */
+/** Thrown at start-up; main.ts prints it and exits non-zero (docs/contract.md "Environment"). */
 export class EnvironmentError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);

@@ -20,7 +20,7 @@ export interface ServiceRuntimeConfig {
 
 /**
  * The shared settings of `name`; `<PREFIX>_GRPC_PORT` / `<PREFIX>_METRICS_PORT` override the
- * port bases (CONTRACT.md: "each also has its own override").
+ * port bases (docs/contract.md: "each also has its own override").
  */
 export function serviceRuntimeSchema(name: ServiceName): z.ZodType<ServiceRuntimeConfig> {
   const { envPrefix, index } = serviceDescriptor(name);

@@ -1,6 +1,6 @@
 import { AppError, type ErrorInit, type FieldViolation } from './app-error.js';
 
-/** Errors of the JSON APIs, rendered as `{ error, statusCode, code, details? }` (spec section 7). */
+/** Errors of the JSON APIs, rendered as `{ error, statusCode, code, details? }` (interface.md 7). */
 export abstract class ApiError extends AppError {
   readonly kind = 'api' as const;
 }
@@ -21,7 +21,7 @@ export class MalformedBodyError extends ApiError {
   }
 }
 
-/** Spec 4.2: unknown, expired or used verification token (DECISIONS.md #5). */
+/** interface.md 4.2: unknown, expired or used verification token (docs/decisions.md #5). */
 export class InvalidTokenError extends ApiError {
   readonly code = 'INVALID_TOKEN';
   readonly statusCode = 400;
@@ -30,7 +30,7 @@ export class InvalidTokenError extends ApiError {
   }
 }
 
-/** DECISIONS.md #19: the body is fixed, the message is the token itself. */
+/** docs/decisions.md #19: the body is fixed, the message is the token itself. */
 export class InvalidCsrfTokenError extends ApiError {
   readonly code = 'INVALID_CSRF_TOKEN';
   readonly statusCode = 400;
@@ -47,7 +47,7 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** Spec 4.2: one body for unknown email and wrong password alike (no enumeration). */
+/** interface.md 4.2: one body for unknown email and wrong password alike (no enumeration). */
 export class InvalidCredentialsError extends ApiError {
   readonly code = 'INVALID_CREDENTIALS';
   readonly statusCode = 401;

@@ -1,5 +1,5 @@
 /**
- * The one error model of the suite (CONVENTIONS.md #5). Every failure a caller may see is an
+ * The one error model of the suite (docs/conventions.md #5). Every failure a caller may see is an
  * AppError: a public message that is safe to show, a machine code, an HTTP status, and a
  * private `detail` that only reaches the logs. Anything else becomes InternalError.
  */

@@ -2,7 +2,7 @@ import { AppError, type ErrorInit } from './app-error.js';
 
 /**
  * RFC 6749 (and extension) errors, one class per registered token. Rendered as
- * `{ error, error_description?, code, statusCode }` (spec section 7): `error` is the token,
+ * `{ error, error_description?, code, statusCode }` (interface.md 7): `error` is the token,
  * `code` its upper-case form, error_description only when the thrower gave one.
  */
 export abstract class OAuthError extends AppError {
@@ -32,7 +32,7 @@ function oauthError(error: string, statusCode: number) {
 
 // RFC 6749 section 5.2 (token endpoint) and 4.1.2.1 (authorization endpoint).
 export class InvalidRequestError extends oauthError('invalid_request', 400) {}
-/** DECISIONS.md #21: client authentication failures carry no error_description. */
+/** docs/decisions.md #21: client authentication failures carry no error_description. */
 export class InvalidClientError extends oauthError('invalid_client', 401) {}
 export class InvalidGrantError extends oauthError('invalid_grant', 400) {}
 export class UnauthorizedClientError extends oauthError('unauthorized_client', 400) {}

@@ -14,7 +14,7 @@ import {
   toOAuthWire,
 } from './index.js';
 
-describe('API envelope (spec section 7)', () => {
+describe('API envelope (interface.md 7)', () => {
   it('renders a validation error with one detail per field and nothing else', () => {
     const error = new ValidationError([{ path: 'email', message: 'must be an email' }]);
     expect(toApiWire(error)).toEqual({
@@ -25,7 +25,7 @@ describe('API envelope (spec section 7)', () => {
     });
   });
 
-  it('renders the fixed CSRF failure body of DECISIONS.md #19', () => {
+  it('renders the fixed CSRF failure body of docs/decisions.md #19', () => {
     expect(toApiWire(new InvalidCsrfTokenError())).toEqual({
       error: 'invalid_csrf_token',
       statusCode: 400,
@@ -52,8 +52,8 @@ describe('API envelope (spec section 7)', () => {
   });
 });
 
-describe('OAuth body (RFC 6749 section 5.2 + spec section 7)', () => {
-  it('omits error_description for client authentication failures (DECISIONS.md #21)', () => {
+describe('OAuth body (RFC 6749 section 5.2 + interface.md 7)', () => {
+  it('omits error_description for client authentication failures (docs/decisions.md #21)', () => {
     expect(toOAuthWire(new InvalidClientError())).toEqual({
       error: 'invalid_client',
       code: 'INVALID_CLIENT',

@@ -30,7 +30,7 @@ export function normalizeError(error: unknown): AppError {
   return new InternalError({ cause: error });
 }
 
-/** The API envelope of spec section 7. */
+/** The API envelope of interface.md 7. */
 export function toApiWire(error: AppError): ApiErrorBody {
   const body: ApiErrorBody = { error: error.message, statusCode: error.statusCode, code: error.code };
   if (error.details) body.details = error.details.map(({ path, message }) => ({ path, message }));
@@ -38,7 +38,7 @@ export function toApiWire(error: AppError): ApiErrorBody {
 }
 
 /**
- * The RFC 6749 section 5.2 body plus `code` and `statusCode` (spec section 7). A non-OAuth
+ * The RFC 6749 section 5.2 body plus `code` and `statusCode` (interface.md 7). A non-OAuth
  * failure keeps its status: a malformed request is invalid_request, a rate limit is
  * rate_limited (no registered token exists), a dependency outage temporarily_unavailable,
  * anything else server_error.

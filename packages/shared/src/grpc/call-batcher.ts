@@ -44,7 +44,7 @@ class BatchFailure extends Error {
  * A call alone in its turn is sent as the plain unary call, so light traffic is unchanged. A
  * batch is one gRPC call: it goes to one replica (round-robin spreads the batches), has the
  * earliest deadline of its calls, and is retried by grpc-js only when it never left this
- * process (DECISIONS.md #27), exactly as each of its calls would have been. If it fails, every
+ * process (docs/decisions.md #27), exactly as each of its calls would have been. If it fails, every
  * call in it fails with that status, as a unary call failing the same way would.
  */
 export class CallBatcher {

@@ -18,8 +18,8 @@ export interface GrpcChannelOptions {
 }
 
 /**
- * DECISIONS.md #26: round-robin over every address the name resolves to, so a headless
- * Kubernetes Service spreads calls over all replicas. DECISIONS.md #27: no retry policy is
+ * docs/decisions.md #26: round-robin over every address the name resolves to, so a headless
+ * Kubernetes Service spreads calls over all replicas. docs/decisions.md #27: no retry policy is
  * configured; grpc-js only retries transparently when a call never left the client.
  */
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {

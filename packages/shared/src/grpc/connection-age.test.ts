@@ -5,7 +5,7 @@ import { createLogger } from '../logger/index.js';
 import { GrpcChannel } from './channel.js';
 import { GrpcServer } from './server.js';
 
-// DECISIONS.md #26: servers end connections after a maximum age so that callers re-resolve
+// docs/decisions.md #26: servers end connections after a maximum age so that callers re-resolve
 // and reach replicas added since; a caller under steady load must not notice it.
 const server = new GrpcServer({
   serviceName: 'test',

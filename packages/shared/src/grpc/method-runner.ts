@@ -17,7 +17,7 @@ export type CallOutcome = { ok: true; response: unknown } | { ok: false; error: 
 const OK: status = 0;
 
 export interface MethodRunnerOptions {
-  /** Service name used in span names (`<service>.<operation>`, CONVENTIONS.md #10). */
+  /** Service name used in span names (`<service>.<operation>`, docs/conventions.md #10). */
   serviceName: string;
   logger: Logger;
   tracer: Tracer;

@@ -14,7 +14,7 @@ import { RpcServerMetrics } from './server-metrics.js';
 import type { ServiceImplementation } from './service-types.js';
 
 export interface GrpcServerOptions {
-  /** Service name used in span names (`<service>.<operation>`, CONVENTIONS.md #10). */
+  /** Service name used in span names (`<service>.<operation>`, docs/conventions.md #10). */
   serviceName: string;
   logger: Logger;
   /** Where `grpc_server_handling_seconds` is recorded (the service's registry); none without. */
@@ -26,7 +26,7 @@ export interface GrpcServerOptions {
 /**
  * Callers resolve `dns:///` names only when a connection ends (grpc-js re-resolves then), so a
  * replica that scaling adds would get no calls from callers whose connections stay healthy
- * (DECISIONS.md #26). Ending every connection after five minutes (grpc-js adds ±10 % jitter)
+ * (docs/decisions.md #26). Ending every connection after five minutes (grpc-js adds ±10 % jitter)
  * makes callers re-resolve and spread onto new replicas within that time; the GOAWAY lets
  * calls in flight finish, with a grace period well above every deadline.
  */

@@ -5,7 +5,7 @@ import type { ServiceImplementation } from '../grpc/service-types.js';
 /** A dependency probe: resolves when the dependency answers, rejects otherwise. */
 export type DependencyCheck = () => Promise<unknown>;
 
-/** Each probe must answer well within the gateway's 1 s deadline (DECISIONS.md #23). */
+/** Each probe must answer well within the gateway's 1 s deadline (docs/decisions.md #23). */
 export const DEPENDENCY_CHECK_TIMEOUT_MS = 800;
 
 export async function isConnected(

@@ -3,7 +3,7 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 export type { Logger } from 'pino';
 
 /**
- * Secrets never reach the logs (CONVENTIONS.md #10): credentials, cookies, codes and every
+ * Secrets never reach the logs (docs/conventions.md #10): credentials, cookies, codes and every
  * kind of token are censored wherever they appear at the top level or one level down.
  */
 const SECRET_KEYS = [

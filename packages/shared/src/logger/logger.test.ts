@@ -13,7 +13,7 @@ function capture() {
   return { lines, logger: createLogger({ service: 'test', level: 'info', destination }) };
 }
 
-describe('logger redaction (CONVENTIONS.md #10)', () => {
+describe('logger redaction (docs/conventions.md #10)', () => {
   it('censors credentials and tokens at the top level and one level down', () => {
     const { lines, logger } = capture();
     logger.info(

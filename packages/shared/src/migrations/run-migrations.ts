@@ -13,7 +13,7 @@ export interface MigrationLogger {
 
 export interface RunMigrationsOptions {
   connectionString: string;
-  /** The service's Postgres schema; `_prisma_migrations` lives there too (PRISMA.md). */
+  /** The service's Postgres schema; `_prisma_migrations` lives there too (docs/prisma.md). */
   schema: string;
   /** `prisma/migrations` of the service. */
   migrationsDir: string;

@@ -22,17 +22,17 @@ export const CLIENT_ASSERTION_SIGNING_ALGORITHMS: readonly string[] = [
 ];
 
 /**
- * The browser session cookie of the hosted pages and the consents API (spec 5). The `__Host-`
+ * The browser session cookie of the hosted pages and the consents API (interface.md 5). The `__Host-`
  * prefix (RFC 6265bis section 4.1.3.2) makes browsers insist on Secure, Path=/ and no Domain.
  */
 export const SESSION_COOKIE = '__Host-service_session';
 
-/** Hosted pages under the issuer (spec 4.5): where oauth sends the browser for each step. */
+/** Hosted pages under the issuer (interface.md 4.5): where oauth sends the browser for each step. */
 export const HOSTED_PAGE_PATHS = {
   login: '/ui/login',
   consent: '/ui/consent',
   resume: '/ui/resume',
-  /** Wallet sign-in and linking; 404 while wallet federation is off (DECISIONS.md #25). */
+  /** Wallet sign-in and linking; 404 while wallet federation is off (docs/decisions.md #25). */
   walletLogin: '/ui/wallet-login',
   walletLink: '/ui/wallet-link',
 } as const;

@@ -8,7 +8,7 @@ export interface RedisClientOptions {
   name?: string;
   /**
    * Fail commands at once while disconnected instead of queueing them, so callers that
-   * must not wait (rate limits fail open, DECISIONS.md #23) get an error quickly.
+   * must not wait (rate limits fail open, docs/decisions.md #23) get an error quickly.
    */
   failFast?: boolean;
 }

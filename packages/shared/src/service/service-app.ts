@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { GrpcServer } from '../grpc/server.js';
 
 /**
- * What every gRPC service's `buildXxxApp()` returns (CONVENTIONS.md #1): the server with its
+ * What every gRPC service's `buildXxxApp()` returns (docs/conventions.md #1): the server with its
  * services added but not yet listening, its metrics registry, and a close for everything
  * else it opened (database pools, Redis). main.ts and tests both start it with startService.
  */

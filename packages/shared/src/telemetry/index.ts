@@ -16,7 +16,7 @@ export interface TelemetryOptions {
 }
 
 /**
- * Starts OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (CONTRACT.md): spans
+ * Starts OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/contract.md): spans
  * exported over OTLP/HTTP in batches (OTEL_BSP_*, OTEL_TRACES_SAMPLER and the exporter's own
  * OTEL_EXPORTER_OTLP_* variables apply), AsyncLocalStorage context, W3C trace context and
  * baggage propagation. The spans are this repository's own (docs/observability.md): servers

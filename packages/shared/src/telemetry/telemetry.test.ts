@@ -39,7 +39,7 @@ async function startCollector() {
   };
 }
 
-describe('startTelemetry (CONTRACT.md OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+describe('startTelemetry (docs/contract.md OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let telemetry: Telemetry | undefined;
   afterEach(async () => {
     await telemetry?.shutdown();

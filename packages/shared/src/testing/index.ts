@@ -1,4 +1,4 @@
-// Test fixtures (CONVENTIONS.md #11): each test file gets its own database, cloned from a
+// Test fixtures (docs/conventions.md #11): each test file gets its own database, cloned from a
 // template holding every data app's migrations, and its own Redis key prefix.
 export {
   DEFAULT_DATABASE_URL,

@@ -18,7 +18,7 @@ export interface CreateTestDatabaseOptions {
 }
 
 /**
- * A database of its own for one test file (CONVENTIONS.md #11), cloned from the migrated
+ * A database of its own for one test file (docs/conventions.md #11), cloned from the migrated
  * template. Clones share nothing, so test files run in parallel.
  */
 export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** A service that owns a Postgres schema (CONVENTIONS.md #8). */
+/** A service that owns a Postgres schema (docs/conventions.md #8). */
 export interface DataApp {
   /** Folder under apps/. */
   readonly app: string;

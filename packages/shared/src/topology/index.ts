@@ -1,6 +1,6 @@
 /**
  * Where each service listens by default. Internal gRPC ports are GRPC_PORT_BASE + index and
- * metrics ports METRICS_PORT_BASE + index (CONTRACT.md); every value has its own override
+ * metrics ports METRICS_PORT_BASE + index (docs/contract.md); every value has its own override
  * (`<NAME>_GRPC_PORT`, `<NAME>_METRICS_PORT`) and callers find a service at `<NAME>_GRPC_URL`.
  */
 export const DEFAULT_GRPC_PORT_BASE = 50050;
@@ -34,7 +34,7 @@ export function serviceDescriptor(name: ServiceName): ServiceDescriptor {
   return found;
 }
 
-/** Services that own a Postgres schema; the gateway's /health asks each of them (DECISIONS.md #23). */
+/** Services that own a Postgres schema; the gateway's /health asks each of them (docs/decisions.md #23). */
 export const DATA_OWNING_SERVICES = SERVICES.filter((service) => service.databaseSchema !== undefined);
 
 export function defaultGrpcPort(name: ServiceName, base = DEFAULT_GRPC_PORT_BASE): number {

@@ -49,7 +49,7 @@ export function errorPage(error: OAuthError): AuthorizationOutcome {
   return { errorPage: { error: error.error, description: error.message } };
 }
 
-/** A hosted page under the issuer (spec 4.5) with a pending authorization's or prompt's handle. */
+/** A hosted page under the issuer (interface.md 4.5) with a pending authorization's or prompt's handle. */
 export function redirectToHostedPage(
   issuer: string,
   page: 'login' | 'consent',

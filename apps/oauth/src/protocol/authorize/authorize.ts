@@ -37,7 +37,7 @@ export type AuthorizeDeps = Pick<
 >;
 
 /**
- * Spec 4.3 GET/POST /oauth/authorize (RFC 6749 section 4.1.1, OIDC Core 3.1.2): the client
+ * interface.md 4.3 GET/POST /oauth/authorize (RFC 6749 section 4.1.1, OIDC Core 3.1.2): the client
  * and redirect URI are trusted first, and until then every failure is an error page; after
  * that failures go back to the client. Then sign-in, consent, and the code (docs/authorization.md).
  */
@@ -83,7 +83,7 @@ async function authorizeTrusted(
   return continueAuthorization(deps, request, session);
 }
 
-// Spec 2.6 and 3: the request waits behind a single-use handle while the user signs in.
+// interface.md 2.6 and 3: the request waits behind a single-use handle while the user signs in.
 async function redirectToLogin(
   deps: AuthorizeDeps,
   request: AuthorizationRequest,

@@ -3,7 +3,7 @@ import type { BrowserSession } from '../identity-port.js';
 import type { Registry } from '../registry.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 
-/** The browser's signed-in session (spec 5 cookie), or undefined when it has none. */
+/** The browser's signed-in session (interface.md 5 cookie), or undefined when it has none. */
 export async function findBrowserSession(
   { identity }: Pick<Registry, 'identity'>,
   sessionToken: string | undefined,

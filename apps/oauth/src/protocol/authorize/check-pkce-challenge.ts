@@ -5,7 +5,7 @@ import type { TokenParameters } from '../token-parameters.js';
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * RFC 7636 section 4.3 with OAuth 2.1 section 4.1.1 and spec 1.3: PKCE is required for every
+ * RFC 7636 section 4.3 with OAuth 2.1 section 4.1.1 and interface.md 1.3: PKCE is required for every
  * client and S256 is the only method, so an absent method (which means plain) is refused too.
  * Returns the code_challenge.
  */

@@ -2,7 +2,7 @@ import { InvalidRequestError, UnsupportedResponseTypeError } from '@authz/shared
 import type { TokenParameters } from '../token-parameters.js';
 
 /**
- * RFC 6749 section 4.1.1 and spec 1.3: response_type is required and only `code` is
+ * RFC 6749 section 4.1.1 and interface.md 1.3: response_type is required and only `code` is
  * supported; OAuth 2.0 Multiple Response Types section 2.1: the only response_mode is `query`.
  */
 export function checkResponseType(values: TokenParameters): void {

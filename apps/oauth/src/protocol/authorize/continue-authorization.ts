@@ -9,7 +9,7 @@ import { issueAuthorizationCode } from './issue-authorization-code.js';
 export type ContinueDeps = Pick<Registry, 'config' | 'consents' | 'consentPrompts' | 'authorizationCodes'>;
 
 /**
- * Spec 4.3 once the user is signed in: consent is needed without a live consent for the
+ * interface.md 4.3 once the user is signed in: consent is needed without a live consent for the
  * client, when a requested scope is outside it, or with prompt=consent (OIDC Core 3.1.2.1).
  * Then the consent screen gets a prompt bound to this session (prompt=none: consent_required);
  * otherwise the code goes to the client.

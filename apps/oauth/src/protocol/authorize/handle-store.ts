@@ -1,7 +1,7 @@
 import type { AuthorizationRequest } from './authorization-request.js';
 
 /**
- * Short-lived state behind a random handle (spec 2.6: single use, 10 minutes). Only a keyed
+ * Short-lived state behind a random handle (interface.md 2.6: single use, 10 minutes). Only a keyed
  * hash of the handle is stored. Unknown, malformed and expired handles all read as undefined.
  */
 export interface HandleStore<T> {
@@ -13,10 +13,10 @@ export interface HandleStore<T> {
   take(handle: string): Promise<T | undefined>;
 }
 
-/** Spec 2.6: a pending authorization lives 10 minutes; so does a consent prompt. */
+/** interface.md 2.6: a pending authorization lives 10 minutes; so does a consent prompt. */
 export const HANDLE_TTL_SECONDS = 600;
 
-/** An authorization waiting for the user to sign in (spec 3, GET /ui/resume/{handle}). */
+/** An authorization waiting for the user to sign in (interface.md 3, GET /ui/resume/{handle}). */
 export interface PendingAuthorization {
   request: AuthorizationRequest;
   /** Epoch seconds. */

@@ -5,7 +5,7 @@ import type { AuthorizationParameters } from './authorization-parameters.js';
 
 /**
  * RFC 6749 section 4.1.2.1: a missing, unknown or disabled client_id is shown to the user,
- * never redirected (spec 5 resolution order, by the clients service). A client_id sent twice
+ * never redirected (interface.md 5 resolution order, by the clients service). A client_id sent twice
  * names no client (section 3.1).
  */
 export async function resolveClient(
@@ -26,7 +26,7 @@ export async function resolveClient(
         detail: `client_id ${clientId}`,
       });
     }
-    // A CIMD document problem carries a public description (spec 7); a fetch failure none.
+    // A CIMD document problem carries a public description (interface.md 7); a fetch failure none.
     if (error instanceof InvalidClientError && !error.hasCustomMessage) {
       throw new InvalidClientError({ message: 'The client could not be resolved', detail: error.detail });
     }

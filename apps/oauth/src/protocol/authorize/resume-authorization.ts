@@ -20,7 +20,7 @@ export type ResumeDeps = Pick<
 >;
 
 /**
- * Spec 3 GET /ui/resume/{handle}: without a session, or with one older than the pending
+ * interface.md 3 GET /ui/resume/{handle}: without a session, or with one older than the pending
  * authorization demands (prompt=login, max_age), back to sign-in with the same handle, not
  * consumed. Otherwise the handle is consumed, atomically, and the authorization continues.
  */

@@ -15,7 +15,7 @@ import { checkResponseType } from './check-response-type.js';
 import { checkStateAndNonce, MAX_OPAQUE_VALUE_LENGTH } from './check-state-and-nonce.js';
 
 /**
- * Spec 4.3 /oauth/authorize once the client and its redirect URI are trusted: the checks
+ * interface.md 4.3 /oauth/authorize once the client and its redirect URI are trusted: the checks
  * whose failures go back to the client (RFC 6749 section 4.1.2.1), in this order.
  */
 export function validateAuthorizationRequest(

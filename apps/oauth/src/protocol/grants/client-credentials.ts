@@ -7,7 +7,7 @@ import type { TokenSet } from '../token-set.js';
 import type { GrantRequest } from './grant.js';
 
 /**
- * RFC 6749 section 4.4 (spec 2.5, 4.3): the client acts for itself. sub is its client_id, no
+ * RFC 6749 section 4.4 (interface.md 2.5, 4.3): the client acts for itself. sub is its client_id, no
  * user claims, no refresh token (RFC 6749 section 4.4.3).
  */
 export const grantType = 'client_credentials';

@@ -11,11 +11,11 @@ export interface GrantRequest {
   origin: RequestOrigin;
 }
 
-/** A grant module (CONVENTIONS.md #3). */
+/** A grant module (docs/conventions.md #3). */
 export interface Grant {
   grantType: string;
   parameters: readonly string[];
-  /** A feature-gated grant (spec 4.3, 4.4): absent means always on. */
+  /** A feature-gated grant (interface.md 4.3, 4.4): absent means always on. */
   enabled?(deps: Registry): boolean;
   handle(deps: Registry, request: GrantRequest): Promise<TokenSet>;
 }

@@ -8,7 +8,7 @@ import * as tokenExchange from './rfc8693-token-exchange.js';
 
 export type { Grant, GrantRequest } from './grant.js';
 
-/** The token endpoint's grants by grant_type (CONVENTIONS.md #3): one line per grant. */
+/** The token endpoint's grants by grant_type (docs/conventions.md #3): one line per grant. */
 export const grants: ReadonlyMap<string, Grant> = new Map(
   [authorizationCode, refreshToken, clientCredentials, tokenExchange, jwtBearer].map((grant) => [
     grant.grantType,

@@ -59,7 +59,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   }
   return {
     accessToken: accessToken.token,
-    // DECISIONS.md #7: always a new refresh token, never an ID token.
+    // docs/decisions.md #7: always a new refresh token, never an ID token.
     refreshToken: next.token,
     expiresIn: accessToken.expiresIn,
     tokenType: 'Bearer',
@@ -83,7 +83,7 @@ function checkClientBinding(stored: StoredRefreshToken, client: AuthenticatedCli
   if (stored.family.clientId !== client.clientId) throw invalidGrant('refresh token of another client');
 }
 
-// RFC 6749 section 6 and DECISIONS.md #8: the scope may narrow, never widen; the family keeps
+// RFC 6749 section 6 and docs/decisions.md #8: the scope may narrow, never widen; the family keeps
 // its scope, only this access token is narrowed.
 function grantedScope(familyScope: string, requested: string | undefined): string[] {
   const granted = parseScope(familyScope);

@@ -8,7 +8,7 @@ import type { GrantRequest } from './grant.js';
 /**
  * RFC 7523 section 2.1 JWT bearer grant, for ID-JAGs from trusted issuers only
  * (draft-ietf-oauth-identity-assertion-authz-grant section 5, docs/enterprise-assertions.md).
- * Runs only while ENTERPRISE_ASSERTION_ENABLED is on (spec 4.3, 4.4).
+ * Runs only while ENTERPRISE_ASSERTION_ENABLED is on (interface.md 4.3, 4.4).
  */
 export const grantType = JWT_BEARER_GRANT;
 export const parameters = ['assertion', 'scope', 'resource'] as const;

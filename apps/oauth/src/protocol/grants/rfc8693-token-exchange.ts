@@ -6,9 +6,9 @@ import type { TokenSet } from '../token-set.js';
 import type { GrantRequest } from './grant.js';
 
 /**
- * RFC 8693 token exchange (spec 4.3): an agent's narrowing delegation (DECISIONS.md #12,
+ * RFC 8693 token exchange (interface.md 4.3): an agent's narrowing delegation (docs/decisions.md #12,
  * docs/agents.md) or, while ENTERPRISE_ASSERTION_ENABLED is on, an ID-JAG for another
- * authorization server (DECISIONS.md #13, docs/enterprise-assertions.md). The token types
+ * authorization server (docs/decisions.md #13, docs/enterprise-assertions.md). The token types
  * decide which; neither issues a refresh token.
  */
 export const grantType = 'urn:ietf:params:oauth:grant-type:token-exchange';

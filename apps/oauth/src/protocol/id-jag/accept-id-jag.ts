@@ -24,7 +24,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'audit'>;
  * draft-ietf-oauth-identity-assertion-authz-grant section 5 (RFC 7523 section 2.1): a
  * confidential client redeems an ID-JAG from a trusted issuer for an access token of the
  * local account it maps to (docs/enterprise-assertions.md #6). Scope and resources stay within
- * the assertion's and the client's; no refresh token (spec 4.3: the client asks the issuer for
+ * the assertion's and the client's; no refresh token (interface.md 4.3: the client asks the issuer for
  * a new ID-JAG instead).
  */
 export async function acceptIdJag(

@@ -16,7 +16,7 @@ import { ID_JAG_TTL_SECONDS, ID_JAG_TYP } from './id-jag.js';
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
 
 /**
- * draft-ietf-oauth-identity-assertion-authz-grant section 4.3 as DECISIONS.md #13 narrows it:
+ * draft-ietf-oauth-identity-assertion-authz-grant section 4.3 as docs/decisions.md #13 narrows it:
  * a confidential client holding the token-exchange grant trades a user access token that was
  * issued to it for a signed ID-JAG addressed to one other authorization server. The response
  * is RFC 8693's: the ID-JAG as access_token, token_type N_A, no refresh token.

@@ -14,7 +14,7 @@ import { ACCESS_TOKEN_TYPE } from './token-types.js';
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
 
 /**
- * DECISIONS.md #12: an agent trades a user's access token for a narrower one naming it as the
+ * docs/decisions.md #12: an agent trades a user's access token for a narrower one naming it as the
  * actor (RFC 8693 section 4.1). Nothing widens: scope within the subject's and the agent's
  * cap, audience within the subject's, expiry no later than the subject's; no refresh token.
  * Holding the subject token is the delegation; `act` makes the agent accountable.
@@ -59,7 +59,7 @@ export async function exchangeForAgent(
   };
 }
 
-// DECISIONS.md #12: is_agent is self-asserted and enables this narrowing exchange, nothing else.
+// docs/decisions.md #12: is_agent is self-asserted and enables this narrowing exchange, nothing else.
 function checkAgent(client: AuthenticatedClient): void {
   if (!client.isAgent) {
     throw new UnauthorizedClientError({ message: 'Only agent clients may exchange tokens' });
@@ -67,8 +67,8 @@ function checkAgent(client: AuthenticatedClient): void {
 }
 
 /**
- * Spec 2.2: the per-client cap of agent scope modes; unset, the agent's registered scopes
- * (DECISIONS.md #12). Either way within the client's allow-list (DECISIONS.md #8).
+ * interface.md 2.2: the per-client cap of agent scope modes; unset, the agent's registered scopes
+ * (docs/decisions.md #12). Either way within the client's allow-list (docs/decisions.md #8).
  */
 export function agentScopeCap(client: Pick<AuthenticatedClient, 'scopes' | 'agentScopeModes'>): string[] {
   if (client.agentScopeModes.length === 0) return [...client.scopes];

@@ -3,10 +3,10 @@ import type { TokenParameters } from '../token-parameters.js';
 import { ACCESS_TOKEN_TYPE, ID_JAG_TOKEN_TYPE, type RequestedToken } from './token-types.js';
 
 /**
- * RFC 8693 section 2.1 and spec 4.3: subject_token with its type is required; actor_token_type
+ * RFC 8693 section 2.1 and interface.md 4.3: subject_token with its type is required; actor_token_type
  * comes with actor_token and only with it. Both types must be the access_token type, and the
  * requested type is the access_token type (also when absent) or, while ENTERPRISE_ASSERTION
- * is on, the ID-JAG type. Anything else is invalid_request (DECISIONS.md #12).
+ * is on, the ID-JAG type. Anything else is invalid_request (docs/decisions.md #12).
  */
 export function checkTokenTypes(parameters: TokenParameters, idJagEnabled: boolean): RequestedToken {
   if (!parameters.has('subject_token')) throw refuse('subject_token is required');

@@ -2,9 +2,9 @@ import { InvalidScopeError, InvalidTargetError } from '@authz/shared/errors';
 import { parseScope } from '../scope.js';
 
 /**
- * DECISIONS.md #12 and spec 5 "Agent scope modes are independent scopes": every requested scope
+ * docs/decisions.md #12 and interface.md 5 "Agent scope modes are independent scopes": every requested scope
  * is, as an exact string, both in the subject token's scope and in the cap; nothing requested
- * grants nothing (DECISIONS.md #8). A broader mode never stands in for a narrower one.
+ * grants nothing (docs/decisions.md #8). A broader mode never stands in for a narrower one.
  */
 export function narrowScope(
   requested: string | undefined,
@@ -23,9 +23,9 @@ export function narrowScope(
 }
 
 /**
- * RFC 8693 section 2.1 (audience, resource) and DECISIONS.md #12: every value named must
+ * RFC 8693 section 2.1 (audience, resource) and docs/decisions.md #12: every value named must
  * already be an audience of the subject token (invalid_target otherwise); naming none keeps
- * the subject's aud exactly. One value gives a string, several a list (spec 2.5).
+ * the subject's aud exactly. One value gives a string, several a list (interface.md 2.5).
  */
 export function narrowAudience(named: readonly string[], subjectAud: string | string[]): string | string[] {
   if (named.length === 0) return subjectAud;

@@ -6,7 +6,7 @@ import type { Registry } from '../registry.js';
 import { parseScope } from '../scope.js';
 import { verifyLiveAccessToken, type VerifiedAccessToken } from '../verify-access-token.js';
 
-/** A subject token that may be exchanged: ours, live, for a user (DECISIONS.md #12, #13). */
+/** A subject token that may be exchanged: ours, live, for a user (docs/decisions.md #12, #13). */
 export interface SubjectToken {
   claims: VerifiedAccessToken;
   /** `aud` as the token has it: one string or a list. */
@@ -23,7 +23,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity'>;
  * RFC 8693 section 2.1: the subject token is one of our access tokens (signature, typ, iss),
  * unexpired and not revoked (the deny-list), and user-context: its sub is a user that still
  * exists, not a client acting for itself. Each failure is the same invalid_request, so the
- * caller learns nothing about which check failed (DECISIONS.md #12).
+ * caller learns nothing about which check failed (docs/decisions.md #12).
  */
 export async function readSubjectToken(deps: Deps, token: string): Promise<SubjectToken> {
   const { payload, claims } = await verifySubjectToken(deps, token);

@@ -4,9 +4,9 @@ const SERVICE_NAME = createContextKey('authz.service.name');
 
 /**
  * The context of work one service does under `span`. The whole suite can run in one process
- * (tests, CONVENTIONS.md #11) where the tracer provider and its resource are shared, so the
+ * (tests, docs/conventions.md #11) where the tracer provider and its resource are shared, so the
  * service's name travels in the context: the spans started inside it are named after it
- * (`<service>.<operation>`, CONVENTIONS.md #10).
+ * (`<service>.<operation>`, docs/conventions.md #10).
  */
 export function serviceContext(parent: Context, service: string, span: Span): Context {
   return trace.setSpan(parent, span).setValue(SERVICE_NAME, service);
