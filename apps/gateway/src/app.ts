@@ -137,3 +137,9 @@ function serializeRequest(request: { id: string; method: string; url: string; ip
 }
 
 export { loadGatewayEnv, type GatewayEnv } from './config/env.js';
+// Values of the public interface that the system tests (the e2e package) assert against.
+export { GREETING } from './system/routes.js';
+export { HEALTH_DEADLINE_MS } from './system/check-health.js';
+export { RESEND_MESSAGE } from './auth/routes.js';
+export { JWKS_CACHE_MS } from './discovery/routes.js';
+export { BINDER_COOKIE } from './wallet/binder-cookie.js';

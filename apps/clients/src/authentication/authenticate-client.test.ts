@@ -1,7 +1,7 @@
 import { InvalidClientError, toOAuthWire } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
+import { newOwner, rejection, startClients, type ClientsHarness } from '../../test/clients-harness.js';
 
 // interface.md 5 client authentication over real gRPC, Postgres and Redis.
 const environment = useTestEnvironment();

@@ -4,7 +4,7 @@ import { CLIENT_ASSERTION_TYPE } from '@authz/shared/protocol';
 import { TestDocumentServer, useTestEnvironment } from '@authz/shared/testing';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
+import { newOwner, rejection, startClients, type ClientsHarness } from '../../test/clients-harness.js';
 
 // docs/decisions.md #16: jwks_uri fetching has the protections of CIMD. Loopback is not allowed
 // here (CIMD_ALLOW_INSECURE_LOOPBACK off), so a key set on 127.0.0.1 is never fetched.

@@ -4,7 +4,7 @@ import { CLIENT_ASSERTION_TYPE } from '@authz/shared/protocol';
 import { TestDocumentServer, useTestEnvironment } from '@authz/shared/testing';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
+import { newOwner, rejection, startClients, type ClientsHarness } from '../../test/clients-harness.js';
 
 // RFC 7523 client assertions (private_key_jwt) over real gRPC, Postgres and Redis.
 const environment = useTestEnvironment();

@@ -4,7 +4,7 @@ import { CLIENT_ASSERTION_TYPE } from '@authz/shared/protocol';
 import { TestDocumentServer, useTestEnvironment } from '@authz/shared/testing';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
+import { rejection, startClients, type ClientsHarness } from '../../test/clients-harness.js';
 
 // Client ID metadata documents resolved by AuthenticateClient, over real gRPC and Redis,
 // against documents served on loopback.

@@ -9,7 +9,7 @@ import {
   rejection,
   startClients,
   type ClientsHarness,
-} from '../test/clients-harness.js';
+} from '../../test/clients-harness.js';
 
 const environment = useTestEnvironment();
 let clients: ClientsHarness;

@@ -8,7 +8,7 @@ import {
 } from '@authz/shared/errors';
 import { TestDocumentServer, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
+import { newOwner, rejection, startClients, type ClientsHarness } from '../../test/clients-harness.js';
 
 // Text PostgreSQL cannot store (U+0000) or the driver refuses (a lone surrogate) is refused by
 // the clients service itself, whoever sent it: RFC 7591 metadata arrives as JSON text, and CIMD

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InvalidClientError, NotFoundError, toOAuthWire } from '@authz/shared/errors';
 import { TestDocumentServer, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOwner, rejection, startClients, type ClientsHarness } from '../test/clients-harness.js';
+import { newOwner, rejection, startClients, type ClientsHarness } from '../../test/clients-harness.js';
 
 // ResolveClient (interface.md 4.3 /oauth/authorize, interface.md 5 resolution order; docs/clients.md #16) over
 // real gRPC, Postgres and Redis, with client metadata documents served on loopback.

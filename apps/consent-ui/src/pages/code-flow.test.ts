@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cookiesSet, hiddenField } from '../test/consent-ui-harness.js';
-import { useConsentUi } from '../test/use-consent-ui.js';
+import { cookiesSet, hiddenField } from '../../test/consent-ui-harness.js';
+import { useConsentUi } from '../../test/use-consent-ui.js';
 
 // The hosted part of the authorization code flow, page after page, as a browser walks it:
 // sign-in form, resume, consent, back to the client. Cookies and Locations are carried by

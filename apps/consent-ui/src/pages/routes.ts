@@ -7,6 +7,7 @@ import { showLoginPage, submitLogin } from './login-page.js';
 import type { PageRequest } from './page-request.js';
 import type { PageResult } from './page-result.js';
 import type { Registry } from './registry.js';
+import type { Route } from './route.js';
 import { resumeAuthorization } from './resume-page.js';
 import { showStyleSheet } from './style-sheet-page.js';
 import { WALLET_ROUTES } from './wallet-routes.js';
@@ -17,20 +18,6 @@ import {
   serverErrorPage,
   tooManyAttemptsPage,
 } from './status-pages.js';
-
-/** A page; `segment` is the decoded last path segment of a route that takes one. */
-type PageHandler = (deps: Registry, request: PageRequest, segment: string | undefined) => Promise<PageResult>;
-
-export interface Route {
-  path: string;
-  /** The route is `path/{segment}` rather than `path` itself. */
-  takesSegment?: boolean;
-  /** With takesSegment: the route is `path/{segment}` followed by this. */
-  segmentSuffix?: string;
-  /** A route that exists only while this says so: otherwise the 404 page, asked first. */
-  exists?: (deps: Registry) => Promise<boolean>;
-  methods: Readonly<Record<string, PageHandler>>;
-}
 
 /** interface.md 4.5. The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
 const ROUTES: readonly Route[] = [

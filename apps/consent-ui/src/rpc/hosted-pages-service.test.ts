@@ -9,8 +9,8 @@ import {
   hiddenField,
   startConsentUi,
   type RunningConsentUi,
-} from '../test/consent-ui-harness.js';
-import { expectHtmlPage } from '../test/page-shape.js';
+} from '../../test/consent-ui-harness.js';
+import { expectHtmlPage } from '../../test/page-shape.js';
 
 // HostedPagesService over real gRPC with nothing listening upstream: every page here must be
 // answered by consent-ui alone (an upstream call would fail and show as a 500 page).

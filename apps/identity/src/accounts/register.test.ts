@@ -7,7 +7,7 @@ import {
   rejection,
   startIdentity,
   type IdentityHarness,
-} from '../test/identity-harness.js';
+} from '../../test/identity-harness.js';
 
 const environment = useTestEnvironment();
 let identity: IdentityHarness;

@@ -1,6 +1,11 @@
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIdentity, tokenOf, verificationLinks, type IdentityHarness } from '../test/identity-harness.js';
+import {
+  startIdentity,
+  tokenOf,
+  verificationLinks,
+  type IdentityHarness,
+} from '../../test/identity-harness.js';
 
 const environment = useTestEnvironment();
 let identity: IdentityHarness;

@@ -8,7 +8,7 @@ import {
   tokenOf,
   verificationLinks,
   type IdentityHarness,
-} from '../test/identity-harness.js';
+} from '../../test/identity-harness.js';
 
 // docs/identity.md #14, #15: what oauth's delegation grants ask of identity.
 const environment = useTestEnvironment();

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { eventually } from '../test/identity-harness.js';
+import { eventually } from '../../test/identity-harness.js';
 import {
   MAIL_QUEUE_NAME,
   VERIFICATION_EMAIL_JOB,

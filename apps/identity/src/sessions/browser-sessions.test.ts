@@ -2,7 +2,7 @@ import { keyedHash } from '@authz/shared/crypto';
 import { InvalidCredentialsError, UnauthorizedError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../test/identity-harness.js';
+import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../../test/identity-harness.js';
 
 // Hosted sign-in sessions (interface.md 4.5, 4.6, 5; docs/identity.md #11, #12) over real gRPC.
 const environment = useTestEnvironment();

@@ -1,7 +1,7 @@
 import { InvalidCredentialsError, NotFoundError, ValidationError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../test/identity-harness.js';
+import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../../test/identity-harness.js';
 
 const environment = useTestEnvironment();
 let identity: IdentityHarness;

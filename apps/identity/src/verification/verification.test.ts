@@ -8,7 +8,7 @@ import {
   tokenOf,
   verificationLinks,
   type IdentityHarness,
-} from '../test/identity-harness.js';
+} from '../../test/identity-harness.js';
 
 const environment = useTestEnvironment();
 let identity: IdentityHarness;

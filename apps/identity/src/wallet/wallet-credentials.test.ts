@@ -2,7 +2,7 @@ import { LinkWalletCredentialOutcome } from '@authz/proto/identity/v1/identity';
 import { InvalidRequestError, NotFoundError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../test/identity-harness.js';
+import { ORIGIN, rejection, startIdentity, type IdentityHarness } from '../../test/identity-harness.js';
 
 // Wallet credentials as a second credential of a user (interface.md 2.6, 3; docs/wallet.md).
 const environment = useTestEnvironment();

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildMailerWorkerApp, loadMailerWorkerEnv } from '../app.js';
-import { SmtpSink } from '../test/smtp-sink.js';
+import { SmtpSink } from '../../test/smtp-sink.js';
 import { createMailMetrics } from './mail-metrics.js';
 import {
   MAIL_QUEUE_NAME,

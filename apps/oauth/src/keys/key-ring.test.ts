@@ -3,8 +3,8 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FakeIdentity } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
+import { FakeIdentity } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 const environment = useTestEnvironment();
 const origin = { ip: '203.0.113.7', userAgent: 'vitest' };

@@ -1,8 +1,8 @@
 import { sampleValue, startMetricsServer, type MetricsServer } from '@authz/shared/metrics';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 // What the oauth service shows on its own metrics port (docs/decisions.md #24, docs/observability.md):
 // RPC latency, its database pool and the client record cache, read over HTTP as Prometheus would.

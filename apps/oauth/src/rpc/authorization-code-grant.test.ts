@@ -11,11 +11,11 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeFlow, ISSUER } from '../test/code-flow.js';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
-import { form, origin } from '../test/token-management.js';
+import { CodeFlow, ISSUER } from '../../test/code-flow.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
+import { form, origin } from '../../test/token-management.js';
 
 // RFC 6749 4.1.3, RFC 7636 4.6, RFC 8707 and OIDC Core 3.1.3 (docs/authorization.md #11-#14).
 const environment = useTestEnvironment();

@@ -3,11 +3,11 @@ import { NotFoundError, UnauthorizedError, type AppError } from '@authz/shared/e
 import { useTestEnvironment } from '@authz/shared/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeFields, CodeFlow, handleOf, ISSUER, pkcePair, redirectOf } from '../test/code-flow.js';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
-import { origin } from '../test/token-management.js';
+import { authorizeFields, CodeFlow, handleOf, ISSUER, pkcePair, redirectOf } from '../../test/code-flow.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
+import { origin } from '../../test/token-management.js';
 
 // interface.md 3, 4.3, 4.5: sign-in, resume, consent (docs/authorization.md #7-#10).
 const environment = useTestEnvironment();

@@ -1,10 +1,10 @@
 import type { AuthorizationError } from '@authz/proto/oauth/v1/oauth';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeFields, CodeFlow, handleOf, ISSUER, pkcePair, redirectOf } from '../test/code-flow.js';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { FakeIdentity } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
+import { authorizeFields, CodeFlow, handleOf, ISSUER, pkcePair, redirectOf } from '../../test/code-flow.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { FakeIdentity } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 // interface.md 4.3 /oauth/authorize: the ordered checks (docs/authorization.md #1-#6).
 const environment = useTestEnvironment();

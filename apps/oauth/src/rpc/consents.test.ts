@@ -1,12 +1,12 @@
 import { InvalidGrantError, NotFoundError, UnauthorizedError, type AppError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeFlow } from '../test/code-flow.js';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
-import { openTestRegistry } from '../test/test-registry.js';
-import { form, origin } from '../test/token-management.js';
+import { CodeFlow } from '../../test/code-flow.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
+import { openTestRegistry } from '../../test/test-registry.js';
+import { form, origin } from '../../test/token-management.js';
 
 // interface.md 2.3 and 4.6 (docs/authorization.md #10, #15).
 const environment = useTestEnvironment();

@@ -1,11 +1,11 @@
 import { InvalidClientError, InvalidGrantError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
-import { RefreshTokenIssuer } from '../test/refresh-token-issuer.js';
-import { form, introspectionBody, origin } from '../test/token-management.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
+import { RefreshTokenIssuer } from '../../test/refresh-token-issuer.js';
+import { form, introspectionBody, origin } from '../../test/token-management.js';
 
 // RFC 7009 at the oauth service (interface.md 2.5, 4.3; docs/tokens.md #24, #25). Refresh tokens of
 // confidential clients come from the store: no grant issues them yet.

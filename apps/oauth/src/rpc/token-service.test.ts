@@ -13,9 +13,9 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClients } from '../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
+import { FakeClients } from '../../test/fake-clients.js';
+import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 const environment = useTestEnvironment();
 const FIRST_PARTY = 'authz-first-party';

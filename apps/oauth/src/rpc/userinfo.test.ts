@@ -1,11 +1,11 @@
 import { InsufficientScopeError, InvalidBearerTokenError, type AppError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeFlow } from '../test/code-flow.js';
-import { FakeClients, type FakeClient } from '../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../test/fake-identity.js';
-import { oauthTestSource, startOAuth, type RunningOAuth } from '../test/oauth-harness.js';
-import { form, origin } from '../test/token-management.js';
+import { CodeFlow } from '../../test/code-flow.js';
+import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
+import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
+import { form, origin } from '../../test/token-management.js';
 
 // OIDC Core 5.3 and interface.md 4.3 UserInfo (docs/authorization.md #16).
 const environment = useTestEnvironment();

@@ -2,7 +2,7 @@ import { createPrismaAdapter } from '@authz/shared/database';
 import { testLogger, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { describeRefreshTokenStore } from '../test/refresh-token-store-contract.js';
+import { describeRefreshTokenStore } from '../../test/refresh-token-store-contract.js';
 import { PrismaRefreshTokenStore } from './prisma-refresh-token-store.js';
 
 const environment = useTestEnvironment();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { testLogger } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWalletBridgeEnv } from '../config/env.js';
-import { createTestChain, writeFiles, type TestChain } from '../test/verifier-chain.js';
+import { createTestChain, writeFiles, type TestChain } from '../../test/verifier-chain.js';
 import { loadVerifierProfile } from './verifier-profile.js';
 import { loadWalletConfig } from './wallet-config.js';
 

@@ -1,0 +1,55 @@
+import { AuthorizationService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
+import { startService } from '@authz/shared/service';
+import { serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { buildOAuthApp, loadOAuthEnv, type OAuthApp } from '../src/app.js';
+
+export interface RunningOAuth {
+  app: OAuthApp;
+  tokens: ServiceClient<typeof TokenService>;
+  authorization: ServiceClient<typeof AuthorizationService>;
+  keys: ServiceClient<typeof KeysService>;
+  /** Verifies an access token against this instance's JWKS (as a resource server would). */
+  verifyWithJwks(token: string): ReturnType<typeof jwtVerify>;
+  close(): Promise<void>;
+}
+
+/**
+ * The variables of one test file's oauth instances: same keys, so replicas share the database.
+ * Without `clientsUrl` only the first-party client can authenticate.
+ */
+export function oauthTestSource(
+  environment: TestEnvironment,
+  identityUrl: string,
+  clientsUrl?: string,
+): NodeJS.ProcessEnv {
+  return {
+    ...serviceTestEnv(environment),
+    REDIS_KEY_PREFIX: environment.redisPrefix,
+    IDENTITY_GRPC_URL: identityUrl,
+    ...(clientsUrl ? { CLIENTS_GRPC_URL: clientsUrl } : {}),
+  };
+}
+
+/** Builds and starts one oauth instance on a spare port, with clients talking real gRPC. */
+export async function startOAuth(source: NodeJS.ProcessEnv): Promise<RunningOAuth> {
+  const app = await buildOAuthApp({ env: loadOAuthEnv(source), logger: testLogger() });
+  const running = await startService(app, '127.0.0.1', 0);
+  const channel = new GrpcChannel(`127.0.0.1:${running.grpcPort}`);
+  const keys = channel.service(KeysService);
+  return {
+    app,
+    tokens: channel.service(TokenService),
+    authorization: channel.service(AuthorizationService),
+    keys,
+    async verifyWithJwks(token) {
+      const { jwksJson } = await keys.getJwks({});
+      return jwtVerify(token, createLocalJWKSet(JSON.parse(jwksJson)));
+    },
+    async close() {
+      channel.close();
+      await running.close();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { NewRefreshToken, RefreshTokenStore } from '../src/protocol/refresh-token-store.js';
+
+/** The behaviour every RefreshTokenStore must show (docs/conventions.md #7). */
+export function describeRefreshTokenStore(name: string, store: () => RefreshTokenStore): void {
+  const inOneHour = () => new Date(Date.now() + 3_600_000);
+  const token = (overrides: Partial<NewRefreshToken> = {}): NewRefreshToken => ({
+    tokenHash: randomUUID(),
+    expiresAt: inOneHour(),
+    accessTokenJti: randomUUID(),
+    accessTokenExpiresAt: inOneHour(),
+    ...overrides,
+  });
+  const family = (sessionId: string | null = randomUUID()) => ({
+    userId: randomUUID(),
+    clientId: 'authz-first-party',
+    sessionId,
+    scope: 'a b',
+    resources: ['https://api.example'],
+    consentId: null,
+  });
+
+  describe(`${name} (RefreshTokenStore contract)`, () => {
+    it('finds a token by hash with its family', async () => {
+      const first = token();
+      const before = Date.now();
+      const familyId = await store().openFamily(family('s-1'), first);
+      const found = await store().findByHash(first.tokenHash);
+      expect(found).toMatchObject({
+        familyId,
+        expiresAt: first.expiresAt,
+        rotatedAt: null,
+        family: {
+          id: familyId,
+          sessionId: 's-1',
+          scope: 'a b',
+          resources: ['https://api.example'],
+          clientId: 'authz-first-party',
+          revokedAt: null,
+        },
+      });
+      expect(found?.issuedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(found?.issuedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(await store().findByHash(randomUUID())).toBeUndefined();
+    });
+
+    it('rotates a token once only, even concurrently', async () => {
+      const first = token();
+      await store().openFamily(family(), first);
+      const results = await Promise.all([
+        store().rotate(first.tokenHash, token(), new Date()),
+        store().rotate(first.tokenHash, token(), new Date()),
+      ]);
+      expect(results.sort()).toEqual([false, true]);
+      expect((await store().findByHash(first.tokenHash))?.rotatedAt).toBeInstanceOf(Date);
+    });
+
+    it('does not rotate an expired token or one of a revoked family', async () => {
+      const expired = token({ expiresAt: new Date(Date.now() - 1000) });
+      await store().openFamily(family(), expired);
+      expect(await store().rotate(expired.tokenHash, token(), new Date())).toBe(false);
+      const live = token();
+      const familyId = await store().openFamily(family(), live);
+      await store().revokeFamily(familyId, new Date());
+      expect(await store().rotate(live.tokenHash, token(), new Date())).toBe(false);
+    });
+
+    it('revokes a family and reports its live access tokens', async () => {
+      const first = token();
+      const second = token();
+      const familyId = await store().openFamily(family(), first);
+      await store().rotate(first.tokenHash, second, new Date());
+      const live = await store().revokeFamily(familyId, new Date());
+      expect(live.map(({ jti }) => jti).sort()).toEqual([first.accessTokenJti, second.accessTokenJti].sort());
+      expect((await store().findByHash(second.tokenHash))?.family.revokedAt).toBeInstanceOf(Date);
+    });
+
+    it('revokes every family of a session and only those', async () => {
+      const sessionId = randomUUID();
+      const [a, b, other] = [token(), token(), token()];
+      await store().openFamily(family(sessionId), a);
+      await store().openFamily(family(sessionId), b);
+      await store().openFamily(family(), other);
+      const live = await store().revokeSessionFamilies(sessionId, new Date());
+      expect(live).toHaveLength(2);
+      expect((await store().findByHash(a.tokenHash))?.family.revokedAt).toBeInstanceOf(Date);
+      expect((await store().findByHash(other.tokenHash))?.family.revokedAt).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,66 @@
+import { ClientsService } from '@authz/proto/clients/v1/clients';
+import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { createPrismaAdapter } from '@authz/shared/database';
+import { GrpcChannel } from '@authz/shared/grpc';
+import { createRedisClient } from '@authz/shared/redis';
+import { testLogger } from '@authz/shared/testing';
+import { loadOAuthEnv, type OAuthApp } from '../src/app.js';
+import { PrismaClient } from '../src/generated/prisma/client.js';
+import type { ConsentPrompt, PendingAuthorization } from '../src/protocol/authorize/handle-store.js';
+import type { Registry } from '../src/protocol/registry.js';
+import { clientsOverGrpc } from '../src/rpc/clients-client.js';
+import { identityOverGrpc } from '../src/rpc/identity-client.js';
+import { PrismaAuthorizationCodeStore } from '../src/storage/prisma-authorization-code-store.js';
+import { PrismaConsentStore } from '../src/storage/prisma-consent-store.js';
+import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
+import { RedisDenyList } from '../src/storage/redis-deny-list.js';
+import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
+
+/**
+ * A Registry over the same database, Redis prefix, keys and fakes as a running instance, for
+ * tests that call protocol functions directly, e.g. to interleave store calls.
+ */
+export function openTestRegistry(
+  source: NodeJS.ProcessEnv,
+  keys: OAuthApp['keys'],
+): { registry: Registry; prisma: PrismaClient; close(): Promise<void> } {
+  const env = loadOAuthEnv(source);
+  const prisma = new PrismaClient({ adapter: createPrismaAdapter(env.databaseUrl, testLogger()) });
+  const redis = createRedisClient(env.redisUrl, { name: 'oauth-test', keyPrefix: env.redisKeyPrefix });
+  const identityChannel = new GrpcChannel(env.services.identity);
+  const clientsChannel = new GrpcChannel(env.services.clients);
+  const handles = <T>(namespace: string) =>
+    new RedisHandleStore<T>(redis, { namespace, secretHashKey: env.secretHashKey, ttlSeconds: 600 });
+  const registry: Registry = {
+    config: {
+      issuer: env.issuer,
+      accessTokenTtlSeconds: env.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
+      authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
+      secretHashKey: env.secretHashKey,
+    },
+    keys,
+    refreshTokens: new PrismaRefreshTokenStore(prisma),
+    denyList: new RedisDenyList(redis),
+    identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    clients: clientsOverGrpc(clientsChannel.service(ClientsService)),
+    clientUsage: { record: () => undefined },
+    consents: new PrismaConsentStore(prisma),
+    authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
+    pendingAuthorizations: handles<PendingAuthorization>('pending-authorization'),
+    consentPrompts: handles<ConsentPrompt>('consent-prompt'),
+    audit: { recordDelegation: async () => undefined },
+    enterprise: undefined,
+    log: testLogger(),
+  };
+  return {
+    registry,
+    prisma,
+    async close() {
+      identityChannel.close();
+      clientsChannel.close();
+      redis.disconnect();
+      await prisma.$disconnect();
+    },
+  };
+}

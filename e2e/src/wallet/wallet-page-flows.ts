@@ -1,0 +1,66 @@
+import { expect } from 'vitest';
+import { formOf, submitLogin, type TestUser } from '../support/code-flow.js';
+import type { BrowserResponse, TestBrowser } from '../support/test-browser.js';
+import type { TestWallet } from '../support/test-wallet.js';
+import { handleOf, readWaitingScreen, type WaitingScreen } from './wallet-page-reader.js';
+
+/** A wallet flow started from its page: the page answered, what it shows, the flow's handle. */
+export interface StartedFromPage {
+  page: BrowserResponse;
+  screen: WaitingScreen;
+  handle: string;
+}
+
+/** Signs `browser` in with the password form (docs/contract.md "Hosted pages"). */
+export async function signInWithPassword(
+  baseUrl: string,
+  browser: TestBrowser,
+  user: Pick<TestUser, 'email' | 'password'>,
+): Promise<void> {
+  const signedIn = await submitLogin(browser, `${baseUrl}/ui/login`, user);
+  expect(signedIn.status).toBe(303);
+}
+
+/** GET /ui/wallet-login (continuing `returnTo`), then submits its one form. */
+export async function startWalletSignIn(
+  baseUrl: string,
+  browser: TestBrowser,
+  returnTo?: string,
+): Promise<StartedFromPage> {
+  const formUrl = `${baseUrl}/ui/wallet-login${returnTo === undefined ? '' : `?handle=${returnTo}`}`;
+  const formPage = await browser.get(formUrl);
+  expect(formPage.status).toBe(200);
+  const form = formOf(formPage, formUrl, () => true);
+  return postAndRead(browser, form.action, form.hidden);
+}
+
+/** GET /ui/wallet-link with a signed-in browser, then submits its one form. */
+export async function startWalletLink(baseUrl: string, browser: TestBrowser): Promise<StartedFromPage> {
+  const formUrl = `${baseUrl}/ui/wallet-link`;
+  const formPage = await browser.get(formUrl);
+  expect(formPage.status).toBe(200);
+  const form = formOf(formPage, formUrl, () => true);
+  return postAndRead(browser, form.action, form.hidden);
+}
+
+async function postAndRead(
+  browser: TestBrowser,
+  action: string,
+  fields: [string, string][],
+): Promise<StartedFromPage> {
+  const page = await browser.post(action, fields);
+  const screen = readWaitingScreen(page, action);
+  expect(screen.copyText).toBeDefined();
+  return { page, screen, handle: handleOf(screen.copyText!) };
+}
+
+/** Links `wallet`'s credential to the account `browser` is signed in to, through the pages. */
+export async function linkThroughPages(
+  baseUrl: string,
+  browser: TestBrowser,
+  wallet: TestWallet,
+): Promise<BrowserResponse> {
+  const started = await startWalletLink(baseUrl, browser);
+  expect((await wallet.respond(started.screen.copyText!)).status).toBe(200);
+  return browser.get(started.screen.refresh.url);
+}

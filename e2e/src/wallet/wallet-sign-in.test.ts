@@ -1,0 +1,150 @@
+import { SignInStatus, WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
+import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
+import { startService, type RunningService } from '@authz/shared/service';
+import { testLogger } from '@authz/shared/testing';
+import { buildWalletBridgeApp, loadWalletBridgeEnv } from '@authz/wallet-bridge';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSuite } from '../support/use-suite.js';
+import { BINDER_COOKIE } from '@authz/gateway';
+import { TestWallet } from '../support/test-wallet.js';
+import { createWalletFixture, signedInBrowser, type BrowserUser } from './wallet-test-setup.js';
+
+// Wallet sign-in (interface.md 2.6, 4.5; issue 8 items 5, 6) at the gRPC contract the hosted pages use,
+// with the wallet answering through the gateway. The flows run on a second wallet-bridge
+// replica sharing the suite's database: the service keeps no state of its own.
+const fixture = await createWalletFixture();
+const context = useSuite({ serviceEnv: fixture.serviceEnv, gatewayEnv: fixture.gatewayEnv });
+let replica: RunningService;
+let channel: GrpcChannel;
+let flows: ServiceClient<typeof WalletFlowService>;
+let alice: BrowserUser;
+let aliceWallet: TestWallet;
+
+const ORIGIN = { ip: '203.0.113.9', userAgent: 'vitest' };
+
+beforeAll(async () => {
+  const env = loadWalletBridgeEnv(context.suite.oauthEnv);
+  replica = await startService(await buildWalletBridgeApp({ env, logger: testLogger() }), '127.0.0.1', 0);
+  channel = new GrpcChannel(`127.0.0.1:${replica.grpcPort}`);
+  flows = channel.service(WalletFlowService);
+  alice = await signedInBrowser(context.suite.oauthEnv.IDENTITY_GRPC_URL!, 'alice@example.com');
+  aliceWallet = await TestWallet.create(fixture.issuer, {
+    sub: 'alice-subject',
+    email: 'alice@wallet.example',
+  });
+  // Link the credential through the public API first: sign-in maps only linked credentials.
+  const started = await fetch(context.url('/auth/link/wallet'), {
+    method: 'POST',
+    headers: { cookie: alice.cookie, 'x-csrf-token': alice.csrfToken },
+  });
+  const { handle, invocation_uri } = (await started.json()) as { handle: string; invocation_uri: string };
+  const binder = /__Host-service_wallet_binder=([0-9a-f]{64})/.exec(started.headers.get('set-cookie')!)![1];
+  expect((await aliceWallet.respond(invocation_uri)).status).toBe(200);
+  const linked = await fetch(context.url(`/auth/link/wallet/${handle}`), {
+    headers: { cookie: `${alice.cookie}; ${BINDER_COOKIE}=${binder}` },
+  });
+  expect(((await linked.json()) as { status: string }).status).toBe('linked');
+});
+afterAll(async () => {
+  channel?.close();
+  await replica?.close();
+  fixture.removeFiles();
+});
+
+async function startSignIn() {
+  const { flow } = await flows.startSignIn({ origin: ORIGIN });
+  return flow!;
+}
+
+describe('WalletFlowService sign-in', () => {
+  it('starts a flow with a handle, invocation URI, expiry and binder', async () => {
+    const flow = await startSignIn();
+    expect(flow.handle).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(flow.binder).toMatch(/^[0-9a-f]{64}$/);
+    expect(new URL(flow.invocationUri).searchParams.get('request_uri')).toBe(
+      context.url(`/oid4vp/request/${flow.handle}`),
+    );
+    expect(Number(flow.expiresAt) - Date.now()).toBeGreaterThan(295_000);
+  });
+
+  it('signs the linked account in once the response has landed and verified, exactly once', async () => {
+    const flow = await startSignIn();
+    const read = () => flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder, origin: ORIGIN });
+    expect((await read()).status).toBe(SignInStatus.PENDING);
+    expect((await aliceWallet.respond(flow.invocationUri)).status).toBe(200);
+
+    const outcome = await read();
+    expect(outcome.status).toBe(SignInStatus.SIGNED_IN);
+    const signedIn = outcome.signedIn!;
+    expect(signedIn.userId).toBe(alice.userId);
+    expect(signedIn.sessionToken).toMatch(/^[0-9a-f]{64}$/);
+    // The session is a real browser session: the consents API accepts its cookie.
+    const consents = await fetch(context.url('/consents/'), {
+      headers: { cookie: `__Host-service_session=${signedIn.sessionToken}` },
+    });
+    expect(consents.status).toBe(200);
+    expect(await consents.json()).toEqual({ consents: [], csrfToken: signedIn.csrfToken });
+
+    // Delivered once: a second read (a replayed poll) is the uniform refusal.
+    const replayed = await read();
+    expect(replayed.status).toBe(SignInStatus.REFUSED);
+    expect(replayed.signedIn).toBeUndefined();
+  });
+
+  it('delivers a sign-in to one of two concurrent reads only', async () => {
+    const flow = await startSignIn();
+    await aliceWallet.respond(flow.invocationUri);
+    const reads = await Promise.all(
+      [1, 2, 3].map(() => flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })),
+    );
+    expect(reads.filter((read) => read.status === SignInStatus.SIGNED_IN)).toHaveLength(1);
+    expect(reads.filter((read) => read.signedIn !== undefined)).toHaveLength(1);
+  });
+
+  it('yields the same sub on a later sign-in', async () => {
+    const flow = await startSignIn();
+    await aliceWallet.respond(flow.invocationUri);
+    const outcome = await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder });
+    expect(outcome.signedIn?.userId).toBe(alice.userId);
+  });
+
+  it('refuses a credential linked to no account, a wrong binder, a wrong nonce and an untrusted issuer alike', async () => {
+    const stranger = await TestWallet.create(fixture.issuer, { sub: 'nobody' });
+    const untrusted = await TestWallet.create(fixture.untrusted, { sub: 'alice-subject' });
+    const attempts: [TestWallet, Parameters<TestWallet['respond']>[1]][] = [
+      [stranger, {}],
+      [untrusted, {}],
+      [aliceWallet, { nonce: 'not-the-nonce' }],
+      [aliceWallet, { audience: 'x509_hash:other' }],
+    ];
+    for (const [wallet, options] of attempts) {
+      const flow = await startSignIn();
+      expect((await wallet.respond(flow.invocationUri, options)).status).toBe(200);
+      const outcome = await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder });
+      expect(outcome.status).toBe(SignInStatus.REFUSED);
+      expect(outcome.signedIn).toBeUndefined();
+    }
+    const flow = await startSignIn();
+    await aliceWallet.respond(flow.invocationUri);
+    for (const binder of ['', '0'.repeat(64)]) {
+      expect((await flows.getSignInOutcome({ handle: flow.handle, binder })).status).toBe(
+        SignInStatus.REFUSED,
+      );
+    }
+    // The wrong binders consumed nothing: the right browser still signs in.
+    expect((await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
+      SignInStatus.SIGNED_IN,
+    );
+  });
+
+  it('refuses a link flow read as a sign-in, and an unknown handle', async () => {
+    const { flow } = await flows.startLink({ sessionToken: alice.sessionToken, csrfToken: alice.csrfToken });
+    await aliceWallet.respond(flow!.invocationUri);
+    expect((await flows.getSignInOutcome({ handle: flow!.handle, binder: flow!.binder })).status).toBe(
+      SignInStatus.REFUSED,
+    );
+    expect((await flows.getSignInOutcome({ handle: 'A'.repeat(43), binder: flow!.binder })).status).toBe(
+      SignInStatus.REFUSED,
+    );
+  });
+});

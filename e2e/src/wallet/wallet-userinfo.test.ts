@@ -1,0 +1,51 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { authorizedTokens, newAppClient, newUser, useCodeFlow } from '../support/code-flow.js';
+import { BINDER_COOKIE } from '@authz/gateway';
+import { TestWallet } from '../support/test-wallet.js';
+import { createWalletFixture, signedInBrowser } from './wallet-test-setup.js';
+
+// interface.md 4.3 UserInfo trust order (wallet, then oidc_*, then self_reported; issue 8 item 8): once
+// a wallet credential with an attested email is linked, UserInfo names that address.
+const fixture = await createWalletFixture();
+const flow = useCodeFlow(fixture.gatewayEnv, fixture.serviceEnv);
+afterAll(() => fixture.removeFiles());
+
+async function userInfoEmail(token: string) {
+  const response = await fetch(`${flow.suite.baseUrl}/oauth/userinfo`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe('UserInfo with a linked wallet', () => {
+  it('prefers the wallet-attested address over the self-reported one', async () => {
+    const user = await newUser(flow, { verified: true });
+    const tokens = await authorizedTokens(flow, await newAppClient(flow), user, { scope: 'openid email' });
+    const token = tokens.access_token as string;
+    expect(await userInfoEmail(token)).toEqual({ sub: user.id, email: user.email, email_verified: true });
+
+    const browser = await signedInBrowser(flow.suite.oauthEnv.IDENTITY_GRPC_URL!, user.email, true);
+    const started = await fetch(`${flow.suite.baseUrl}/auth/link/wallet`, {
+      method: 'POST',
+      headers: { cookie: browser.cookie, 'x-csrf-token': browser.csrfToken },
+    });
+    const { handle, invocation_uri } = (await started.json()) as { handle: string; invocation_uri: string };
+    const binder = /__Host-service_wallet_binder=([0-9a-f]{64})/.exec(started.headers.get('set-cookie')!)![1];
+    const wallet = await TestWallet.create(fixture.issuer, {
+      sub: 'userinfo-subject',
+      email: 'holder@wallet.example',
+    });
+    expect((await wallet.respond(invocation_uri)).status).toBe(200);
+    const poll = await fetch(`${flow.suite.baseUrl}/auth/link/wallet/${handle}`, {
+      headers: { cookie: `${browser.cookie}; ${BINDER_COOKIE}=${binder}` },
+    });
+    expect(((await poll.json()) as { status: string }).status).toBe('linked');
+
+    expect(await userInfoEmail(token)).toEqual({
+      sub: user.id,
+      email: 'holder@wallet.example',
+      email_verified: true,
+    });
+  });
+});
