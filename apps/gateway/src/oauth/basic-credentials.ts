@@ -8,7 +8,7 @@ export interface BasicCredentials {
 /**
  * RFC 6749 section 2.3.1: client_id and client_secret are form-urlencoded, then joined by ':'
  * and Base64-encoded into `Authorization: Basic`. Absent header: undefined. A malformed
- * header is a failed client authentication (invalid_client, no description: DECISIONS #21).
+ * header is a failed client authentication (invalid_client, no description: docs/decisions.md #21).
  */
 export function parseBasicCredentials(header: string | undefined): BasicCredentials | undefined {
   if (header === undefined || !/^basic /i.test(header)) return undefined;
