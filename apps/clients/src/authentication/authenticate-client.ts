@@ -28,7 +28,7 @@ export interface Authenticated {
  * interface.md 5 client authentication. Every failure is the same bare invalid_client
  * (docs/decisions.md #21): nothing tells an unknown client from a wrong secret. The one exception
  * is a client metadata document that cannot stand for a client: its problem is public and
- * the spec (7, "Other rules") asks for an error_description. Nothing is written here; the
+ * docs/interface.md 7 gives it an error_description. Nothing is written here; the
  * caller reports uses with RecordClientUsage (coalesced lastUsedAt).
  */
 export async function authenticateClient(

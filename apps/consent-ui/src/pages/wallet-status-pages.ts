@@ -5,7 +5,7 @@ import type { Registry } from './registry.js';
 type Deps = Pick<Registry, 'links'>;
 
 /**
- * Issue item 5, interface.md 3: every failure of a wallet flow that is not one of the five link
+ * docs/hosted-pages.md #21, interface.md 3: every failure of a wallet flow that is not one of the five link
  * statuses is this one page: an unknown or expired handle, a missing or foreign binder cookie,
  * a declined or unverifiable presentation, a credential linked to no account, a sign-in
  * already delivered. It never says which, so it tells nothing to someone probing handles.

@@ -2,7 +2,7 @@ import { createMetricsRegistry } from '@authz/shared/metrics';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 /**
- * Metrics the spec names are counted here, where every login and token response passes
+ * The metrics of docs/interface.md 4.1 are counted here, where every login and token response passes
  * (docs/decisions.md #24): registered from the start so they are exported even at zero.
  */
 export interface GatewayMetrics {

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { requestCookies } from '../http/cookies.js';
 
 /**
- * The browser-binder cookie (issue item 2, docs/wallet.md): set when a wallet flow starts and
+ * The browser-binder cookie (docs/wallet.md #3): set when a wallet flow starts and
  * required to read its outcome, so a handle seen elsewhere (a shoulder-surfed QR code, a
  * forwarded link) is useless without the browser that started the flow. `__Host-` keeps it
  * host-only with Path=/ and Secure (docs/decisions.md #18); Lax lets the wallet's redirect back in.

@@ -54,7 +54,7 @@ export async function settleAnsweredFlow(
       await release();
       throw error;
     }
-    // The reason goes to the log only (issue item 5): the browser sees the uniform refusal.
+    // The reason goes to the log only (docs/wallet.md #8): the browser sees the uniform refusal.
     deps.log.info({ purpose: request.purpose, reason: error.message }, 'wallet presentation rejected');
     await finish(STATUS.rejected);
     return { kind: 'rejected' };

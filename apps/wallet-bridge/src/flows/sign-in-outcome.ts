@@ -14,7 +14,7 @@ type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | '
 type Outcome = MessageInitShape<typeof GetSignInOutcomeResponseSchema>;
 
 const PENDING: Outcome = { status: SignInStatus.PENDING };
-/** Issue item 5: one refusal for every failure, whatever its cause. */
+/** docs/wallet.md #13: one refusal for every failure, whatever its cause. */
 const REFUSED: Outcome = { status: SignInStatus.REFUSED };
 
 /**

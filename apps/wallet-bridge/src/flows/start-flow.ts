@@ -29,7 +29,7 @@ export async function startLink(deps: Deps, request: StartLinkRequest): Promise<
   return createFlow(deps, 'link', session.user!.id);
 }
 
-/** Issue item 2: single-use, short-lived, with handle, state, nonce, purpose and binder. */
+/** docs/wallet.md #2: single-use, short-lived, with handle, state, nonce, purpose and binder. */
 async function createFlow(deps: Deps, purpose: Purpose, userId: string | null): Promise<FlowStarted> {
   const config = requireWallet(deps);
   const binder = randomHexToken();

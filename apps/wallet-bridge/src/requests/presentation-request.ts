@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { keyedHash } from '@authz/shared/crypto';
 
-/** What a presentation request is for (issue item 2). */
+/** What a presentation request is for (docs/wallet.md #2). */
 export type Purpose = 'sign_in' | 'link';
 
 /** `status` column values (prisma/schema.prisma). */

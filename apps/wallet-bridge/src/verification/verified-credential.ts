@@ -7,6 +7,6 @@ export interface VerifiedCredential {
 
 /**
  * Any verification failure. Its reason is for the log only: every failure reaches the browser
- * as the same refusal (issue item 5), so a probe learns nothing about which check failed.
+ * as the same refusal (docs/wallet.md #8), so a probe learns nothing about which check failed.
  */
 export class PresentationRejected extends Error {}

@@ -20,7 +20,7 @@ export interface PresentationContext {
 }
 
 /**
- * Issue item 5, SD-JWT VC + OID4VP 1.0 section 8.6 / B.3.6: the presentation is trusted only
+ * docs/wallet.md #8, SD-JWT VC + OID4VP 1.0 section 8.6 / B.3.6: the presentation is trusted only
  * when all hold, else PresentationRejected:
  * - the issuer JWT is an SD-JWT VC (typ) from a trusted issuer (`iss`), of a type (`vct`) that
  *   issuer is trusted for, signed by one of that issuer's keys;
