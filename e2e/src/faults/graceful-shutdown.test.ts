@@ -9,9 +9,10 @@ import { spareTestPort, testLogger, useTestEnvironment } from '@authz/shared/tes
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppProcess, connectionRefused } from './fault-helpers.js';
 
-// SIGTERM drains (issue 9 item 5): a real `node dist/main.js` process stops accepting new
-// connections at once, lets the calls already in flight finish with their answer, then closes
-// its pools and queues and exits 0 (ShutdownManager, runServiceMain, the gateway's main.ts).
+// SIGTERM drains (docs/operations.md "Shutdown", docs/architecture.md #12): a real
+// `node dist/main.js` process stops accepting new connections at once, lets the calls already in
+// flight finish with their answer, then closes its pools and queues and exits 0 (ShutdownManager,
+// runServiceMain, the gateway's main.ts).
 // Each in-flight call is held open by a stand-in of the service it calls.
 const environment = useTestEnvironment();
 const cleanups: (() => Promise<unknown>)[] = [];

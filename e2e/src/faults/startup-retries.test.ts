@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 import { AppProcess, connectionRefused, databaseBehindProxy } from './fault-helpers.js';
 
-// Start-up waits for its dependencies with bounded retries (issue 9 item 5): an oauth process
+// Start-up waits for its dependencies with bounded retries (docs/operations.md "Start-up"): an oauth process
 // started while its Postgres is unreachable waits, retrying, and starts serving as soon as the
 // database answers, with no restart. Giving up after the bound, with an error naming the
 // dependency, is shown with a short bound by packages/shared/src/service/wait-for-dependencies.test.ts.

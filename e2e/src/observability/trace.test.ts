@@ -7,7 +7,7 @@ import { introspect } from '../support/token-management.js';
 import { basicAuth, machineClient, newClient, requestToken } from '../support/tokens.js';
 import { useSuite } from '../support/use-suite.js';
 
-// Issue 9 item 1 (docs/observability.md): one trace per request, from the gateway through
+// docs/observability.md "Traces": one trace per request, from the gateway through
 // every gRPC hop into Postgres and Redis, with the request id and no secret. Tracing is on for
 // this file only; its spans go to memory instead of an OTLP endpoint.
 const exporter = new InMemorySpanExporter();

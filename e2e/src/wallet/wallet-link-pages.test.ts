@@ -15,8 +15,8 @@ import { createWalletFixture } from './wallet-test-setup.js';
 import { signInWithPassword, startWalletLink } from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 
-// interface.md 4.5 wallet-link pages and the interface.md 3 statuses (issue 8 item 7; docs/decisions.md #17-19)
-// end to end through the gateway with a test wallet.
+// interface.md 4.5 wallet-link pages and the interface.md 3 statuses (docs/hosted-pages.md #21;
+// docs/decisions.md #17-19) end to end through the gateway with a test wallet.
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, fixture.serviceEnv);
 let base: string;

@@ -3,7 +3,7 @@ import { postForm } from '../support/test-wallet.js';
 import { INVALID_CSRF, NOT_FOUND, useWalletLinkScene, walletOf } from './wallet-link-scene.js';
 
 // interface.md 4.2 wallet linking and the 4.9 OID4VP transport, end to end through the gateway with a
-// test wallet (issue 8 items 2-5, 7; docs/decisions.md #17-19, #25): starting a flow, the request
+// test wallet (docs/wallet.md #2-8, #14; docs/decisions.md #17-19, #25): starting a flow, the request
 // object, linking. The scene is wallet-link-scene.ts.
 const scene = await useWalletLinkScene();
 const { context, fixture, startLink, poll, linkedCredentials, leafClientId } = scene;

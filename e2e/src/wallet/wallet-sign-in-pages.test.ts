@@ -19,8 +19,9 @@ import { createWalletFixture } from './wallet-test-setup.js';
 import { linkThroughPages, signInWithPassword, startWalletSignIn } from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 
-// interface.md 4.5 wallet sign-in pages (issue 8 item 6; docs/decisions.md #17-19, #25) end to end through
-// the gateway: consent-ui renders them over wallet-bridge, a test wallet answers by direct_post.
+// interface.md 4.5 wallet sign-in pages (docs/hosted-pages.md #16-20;
+// docs/decisions.md #17-19, #25) end to end through the gateway: consent-ui renders them over
+// wallet-bridge, a test wallet answers by direct_post.
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, fixture.serviceEnv);
 let base: string;

@@ -9,7 +9,7 @@ import { BINDER_COOKIE } from '@authz/gateway';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture, signedInBrowser, type BrowserUser } from './wallet-test-setup.js';
 
-// Wallet sign-in (interface.md 2.6, 4.5; issue 8 items 5, 6) at the gRPC contract the hosted pages use,
+// Wallet sign-in (interface.md 2.6, 4.5; docs/wallet.md #8, #13) at the gRPC contract the hosted pages use,
 // with the wallet answering through the gateway. The flows run on a second wallet-bridge
 // replica sharing the suite's database: the service keeps no state of its own.
 const fixture = await createWalletFixture();

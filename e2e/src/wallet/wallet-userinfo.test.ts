@@ -4,7 +4,7 @@ import { BINDER_COOKIE } from '@authz/gateway';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture, signedInBrowser } from './wallet-test-setup.js';
 
-// interface.md 4.3 UserInfo trust order (wallet, then oidc_*, then self_reported; issue 8 item 8): once
+// interface.md 4.3 UserInfo trust order (wallet, then oidc_*, then self_reported; docs/wallet.md #12): once
 // a wallet credential with an attested email is linked, UserInfo names that address.
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, fixture.serviceEnv);
