@@ -222,7 +222,11 @@ const OUTSIDE_CITATIONS: { pattern: RegExp; reason: string }[] = [
     pattern: /(?<!\b[A-Z][A-Z0-9]+\s)\b[Ss]pec(?:'s)?\s+(?:[Ss]ections?\s+)?\d/g,
     reason: 'a bare spec section: cite docs/interface.md N.M',
   },
-  { pattern: /\bthe\s+spec\s*\(/gi, reason: 'a bare spec reference: cite docs/interface.md N.M' },
+  {
+    // "the spec (interface.md)" names the document of the repository and is fine.
+    pattern: /\bthe\s+spec\s*\((?!`?(?:docs\/)?interface\.md)/gi,
+    reason: 'a bare spec reference: cite docs/interface.md N.M',
+  },
   {
     pattern: /\bissue\s+(?:\d+\s+)?items?\s+\d|\bissue\s+\d+\b/gi,
     reason: 'an issue of an outside tracker: cite a document of the repository',
@@ -330,7 +334,7 @@ describe('the citation checks themselves', () => {
       `/** interface.md 4.7, 4.7, 1 item 3; interface.md 4.8 and ${doc('interface')} 9 */`,
       `// ${['DECISIONS', 'md'].join('.')} ${['DECISIONS', '#2'].join(' ')}`,
       `// ${['the spec', '(7)'].join(' ')}; ${['spec', '4.7'].join(' ')}; ${['spec section', '4'].join(' ')}`,
-      `// PNG ${['spec', '11.2.2'].join(' ')}, ${['issue', '8 item 7'].join(' ')}`,
+      `// PNG ${['spec', '11.2.2'].join(' ')}, ${['issue', '8 item 7'].join(' ')}, ${['the spec', `(${doc('interface')})`].join(' ')}`,
       'const url = "https://example.com/guide/README.md";',
     ].join('\n'),
     [doc('b')]: `[tokens](${md('tokens')}) #7, [gone](${md('gone')})\n`,
