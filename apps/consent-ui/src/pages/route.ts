@@ -1,5 +1,5 @@
-import type { PageRequest } from './page-request.js';
-import type { PageResult } from './page-result.js';
+import type { PageRequest } from './shared/page-request.js';
+import type { PageResult } from './shared/page-result.js';
 import type { Registry } from './registry.js';
 
 // The shape of one hosted-page route, apart from the route table so that the

@@ -1,23 +1,23 @@
 import { normalizeError, RateLimitedError, ValidationError } from '@authz/shared/errors';
 import type { Logger } from '@authz/shared/logger';
 import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
-import { showConsentPage, submitConsent } from './consent-page.js';
-import { STYLE_SHEET_PATH } from './links.js';
-import { showLoginPage, submitLogin } from './login-page.js';
-import type { PageRequest } from './page-request.js';
-import type { PageResult } from './page-result.js';
+import { showConsentPage, submitConsent } from './consent/consent-page.js';
+import { STYLE_SHEET_PATH } from './shared/links.js';
+import { showLoginPage, submitLogin } from './sign-in/login-page.js';
+import type { PageRequest } from './shared/page-request.js';
+import type { PageResult } from './shared/page-result.js';
 import type { Registry } from './registry.js';
 import type { Route } from './route.js';
-import { resumeAuthorization } from './resume-page.js';
-import { showStyleSheet } from './style-sheet-page.js';
-import { WALLET_ROUTES } from './wallet-routes.js';
+import { resumeAuthorization } from './authorization/resume-page.js';
+import { showStyleSheet } from './shared/style-sheet-page.js';
+import { WALLET_ROUTES } from './wallet/wallet-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
   notFoundPage,
   serverErrorPage,
   tooManyAttemptsPage,
-} from './status-pages.js';
+} from './status/status-pages.js';
 
 /** interface.md 4.5. The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
 const ROUTES: readonly Route[] = [

@@ -1,5 +1,5 @@
 import { ValidationError } from '@authz/shared/errors';
-import type { RequestOrigin } from './identity-port.js';
+import type { RequestOrigin } from '../sign-in/identity-port.js';
 
 /** A /ui/* request as the gateway passed it (consentui.proto RenderPageRequest). */
 export interface PageRequest {

@@ -1,4 +1,4 @@
-import { isPreSessionCsrfTokenValid, preSessionCsrfToken } from '../cookies/login-csrf.js';
+import { isPreSessionCsrfTokenValid, preSessionCsrfToken } from '../../cookies/login-csrf.js';
 
 /**
  * The wallet form's CSRF token: the sign-in form's construction (cookies/login-csrf.ts) under

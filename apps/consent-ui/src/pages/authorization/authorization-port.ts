@@ -1,4 +1,4 @@
-import type { RequestOrigin } from './identity-port.js';
+import type { RequestOrigin } from '../sign-in/identity-port.js';
 
 /** What the hosted pages need of the oauth service's AuthorizationService (docs/decisions.md #6). */
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { heading, TEST_ORIGIN } from '../../test/consent-ui-harness.js';
-import type { FakePending } from '../../test/fake-authorization.js';
-import { expectHtmlPage } from '../../test/page-shape.js';
-import { useConsentUi } from '../../test/use-consent-ui.js';
+import { heading, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
+import type { FakePending } from '../../../test/fake-authorization.js';
+import { expectHtmlPage } from '../../../test/page-shape.js';
+import { useConsentUi } from '../../../test/use-consent-ui.js';
 
 const fixture = useConsentUi();
 const alice = fixture.identity.addUser('alice@example.com', 'correct horse battery');

@@ -4,18 +4,18 @@ import {
   isPreSessionShaped,
   loginCsrfToken,
   newPreSession,
-} from '../cookies/login-csrf.js';
-import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../cookies/set-cookie.js';
-import { html, type SafeHtml } from '../html/html.js';
-import type { PendingAuthorization } from './authorization-port.js';
-import { findBrowserSession } from './browser-session.js';
-import { isHandleShaped } from './handle.js';
-import type { PageRequest } from './page-request.js';
-import { csrfRefusal, documentPage, redirectPage, type PageResult } from './page-result.js';
-import type { Registry } from './registry.js';
+} from '../../cookies/login-csrf.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../../cookies/set-cookie.js';
+import { html, type SafeHtml } from '../../html/html.js';
+import type { PendingAuthorization } from '../authorization/authorization-port.js';
+import { findBrowserSession } from '../browser-session.js';
+import { isHandleShaped } from '../shared/handle.js';
+import type { PageRequest } from '../shared/page-request.js';
+import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import type { Registry } from '../registry.js';
 import { signedInPage } from './signed-in-page.js';
-import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from './status-pages.js';
-import { walletSignInOffer } from './wallet-sign-in-offer.js';
+import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
+import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
 
 type Deps = Pick<
   Registry,

@@ -1,6 +1,6 @@
 import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
-import type { Registry } from './registry.js';
-import type { Route } from './route.js';
+import type { Registry } from '../registry.js';
+import type { Route } from '../route.js';
 import { showWalletLinkOutcome, showWalletLinkPage, startWalletLink } from './wallet-link-page.js';
 import {
   readWalletLoginStatus,

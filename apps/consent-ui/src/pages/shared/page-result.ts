@@ -1,5 +1,5 @@
 import { InternalError, InvalidCsrfTokenError, toApiWire } from '@authz/shared/errors';
-import { renderDocument, type DocumentParts } from '../html/layout.js';
+import { renderDocument, type DocumentParts } from '../../html/layout.js';
 import type { Links } from './links.js';
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';

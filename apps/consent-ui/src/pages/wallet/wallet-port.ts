@@ -1,4 +1,4 @@
-import type { RequestOrigin } from './identity-port.js';
+import type { RequestOrigin } from '../sign-in/identity-port.js';
 
 /**
  * What the wallet pages need of wallet-bridge (docs/decisions.md #6: consent-ui may call it). Every

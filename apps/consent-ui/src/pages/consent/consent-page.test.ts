@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { heading, hiddenField, TEST_ORIGIN } from '../../test/consent-ui-harness.js';
-import type { FakePrompt } from '../../test/fake-authorization.js';
-import type { FakeSession } from '../../test/fake-identity.js';
-import { expectHtmlPage } from '../../test/page-shape.js';
-import { useConsentUi } from '../../test/use-consent-ui.js';
+import { heading, hiddenField, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
+import type { FakePrompt } from '../../../test/fake-authorization.js';
+import type { FakeSession } from '../../../test/fake-identity.js';
+import { expectHtmlPage } from '../../../test/page-shape.js';
+import { useConsentUi } from '../../../test/use-consent-ui.js';
 
 const fixture = useConsentUi();
 const alice = fixture.identity.addUser('alice@example.com', 'correct horse battery');

@@ -1,14 +1,19 @@
 import { constantTimeEqual } from '@authz/shared/crypto';
-import { html } from '../html/html.js';
-import type { ConsentPrompt } from './authorization-port.js';
-import { findBrowserSession, type BrowserSession } from './browser-session.js';
-import { outcomePage } from './error-page.js';
-import { isHandleShaped } from './handle.js';
-import type { PageRequest } from './page-request.js';
-import { csrfRefusal, documentPage, type PageResult } from './page-result.js';
-import type { Registry } from './registry.js';
+import { html } from '../../html/html.js';
+import type { ConsentPrompt } from '../authorization/authorization-port.js';
+import { findBrowserSession, type BrowserSession } from '../browser-session.js';
+import { outcomePage } from '../authorization/error-page.js';
+import { isHandleShaped } from '../shared/handle.js';
+import type { PageRequest } from '../shared/page-request.js';
+import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
+import type { Registry } from '../registry.js';
 import { describeScope } from './scope-wording.js';
-import { badRequestPage, expiredRequestPage, refusalPage, signInRequiredPage } from './status-pages.js';
+import {
+  badRequestPage,
+  expiredRequestPage,
+  refusalPage,
+  signInRequiredPage,
+} from '../status/status-pages.js';
 
 type Deps = Pick<Registry, 'identity' | 'authorization' | 'links'>;
 

@@ -15,9 +15,9 @@ import { GrpcChannel, GrpcServer } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
 import { spareTestPort, testLogger } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsentUiApp, loadConsentUiEnv } from '../app.js';
-import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../../test/consent-ui-harness.js';
-import { expectHtmlPage } from '../../test/page-shape.js';
+import { buildConsentUiApp, loadConsentUiEnv } from '../../app.js';
+import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
+import { expectHtmlPage } from '../../../test/page-shape.js';
 
 // The interface.md 4.5 wallet pages against test doubles of wallet-bridge and identity: page shape,
 // what reaches the contract, and the failures end-to-end tests cannot easily provoke

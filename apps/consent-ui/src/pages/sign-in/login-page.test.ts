@@ -1,9 +1,9 @@
 import type { Page } from '@authz/proto/consentui/v1/consentui';
 import { describe, expect, it } from 'vitest';
-import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../../test/consent-ui-harness.js';
-import { expectHtmlPage } from '../../test/page-shape.js';
-import { FAKE_REDIRECT_ORIGIN } from '../../test/fake-authorization.js';
-import { useConsentUi } from '../../test/use-consent-ui.js';
+import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
+import { expectHtmlPage } from '../../../test/page-shape.js';
+import { FAKE_REDIRECT_ORIGIN } from '../../../test/fake-authorization.js';
+import { useConsentUi } from '../../../test/use-consent-ui.js';
 
 const fixture = useConsentUi();
 const alice = fixture.identity.addUser('alice@example.com', 'correct horse battery');

@@ -1,13 +1,13 @@
 import { NotFoundError } from '@authz/shared/errors';
-import { isPreSessionShaped, newPreSession } from '../cookies/login-csrf.js';
-import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../cookies/set-cookie.js';
-import { html } from '../html/html.js';
-import type { PendingAuthorization } from './authorization-port.js';
-import { isHandleShaped } from './handle.js';
-import type { PageRequest } from './page-request.js';
-import { csrfRefusal, documentPage, redirectPage, type PageResult } from './page-result.js';
-import type { Registry } from './registry.js';
-import { expiredRequestPage, notFoundPage, refusalPage } from './status-pages.js';
+import { isPreSessionShaped, newPreSession } from '../../cookies/login-csrf.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../../cookies/set-cookie.js';
+import { html } from '../../html/html.js';
+import type { PendingAuthorization } from '../authorization/authorization-port.js';
+import { isHandleShaped } from '../shared/handle.js';
+import type { PageRequest } from '../shared/page-request.js';
+import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import type { Registry } from '../registry.js';
+import { expiredRequestPage, notFoundPage, refusalPage } from '../status/status-pages.js';
 import {
   BINDER_COOKIE,
   clearedWalletFlowCookies,

@@ -1,10 +1,10 @@
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 import { outcomePage } from './error-page.js';
-import { isHandleShaped } from './handle.js';
-import type { PageRequest } from './page-request.js';
-import type { PageResult } from './page-result.js';
-import type { Registry } from './registry.js';
-import { expiredRequestPage, refusalPage } from './status-pages.js';
+import { isHandleShaped } from '../shared/handle.js';
+import type { PageRequest } from '../shared/page-request.js';
+import type { PageResult } from '../shared/page-result.js';
+import type { Registry } from '../registry.js';
+import { expiredRequestPage, refusalPage } from '../status/status-pages.js';
 
 type Deps = Pick<Registry, 'authorization' | 'links'>;
 
