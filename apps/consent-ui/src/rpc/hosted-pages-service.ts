@@ -4,7 +4,7 @@ import { authorizationErrorPage } from '../pages/authorization/error-page.js';
 import { RequestFields, type PageRequest } from '../pages/shared/page-request.js';
 import type { PageResult } from '../pages/shared/page-result.js';
 import type { Registry } from '../pages/registry.js';
-import { renderPage } from '../pages/routes.js';
+import { renderPage } from '../pages/page-routes.js';
 
 /** HostedPagesService: thin translations between the wire messages and the pages. */
 export function hostedPagesServiceImplementation(
