@@ -164,4 +164,4 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
 }
 
 export { loadOAuthEnv, type OAuthEnv } from './config/env.js';
-export { FIRST_PARTY_CLIENT_ID } from './protocol/first-party-client.js';
+export { FIRST_PARTY_CLIENT_ID } from './protocol/first-party/first-party-client.js';

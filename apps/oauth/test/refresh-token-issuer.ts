@@ -2,8 +2,8 @@ import { createPrismaAdapter } from '@authz/shared/database';
 import { testLogger } from '@authz/shared/testing';
 import { loadOAuthEnv, type OAuthApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import { mintAccessToken } from '../src/protocol/access-token.js';
-import { createRefreshToken } from '../src/protocol/refresh-token-family.js';
+import { mintAccessToken } from '../src/protocol/access-token/access-token.js';
+import { createRefreshToken } from '../src/protocol/refresh-token/refresh-token-family.js';
 import type { TokenConfig } from '../src/protocol/registry.js';
 import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
 

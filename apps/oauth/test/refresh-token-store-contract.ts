@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { NewRefreshToken, RefreshTokenStore } from '../src/protocol/refresh-token-store.js';
+import type {
+  NewRefreshToken,
+  RefreshTokenStore,
+} from '../src/protocol/refresh-token/refresh-token-store.js';
 
 /** The behaviour every RefreshTokenStore must show (docs/conventions.md #7). */
 export function describeRefreshTokenStore(name: string, store: () => RefreshTokenStore): void {

@@ -1,7 +1,7 @@
 import { ValidationError, type FieldViolation } from '@authz/shared/errors';
 import { holdsUnstorableString, isStorableText } from '@authz/shared/protocol';
 import { isAcceptableJwksUri, isJwksShape, JWKS_MESSAGE, JWKS_URI_MESSAGE } from './check-jwks.js';
-import { isAcceptableRedirectUri, REDIRECT_URI_MESSAGE } from './check-redirect-uri.js';
+import { isAcceptableRedirectUri, REDIRECT_URI_MESSAGE } from './registrable-redirect-uri.js';
 import { isConfidential, type ClientConfig } from './client-config.js';
 
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];

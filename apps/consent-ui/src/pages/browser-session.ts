@@ -1,6 +1,6 @@
 import { NotFoundError, UnauthorizedError } from '@authz/shared/errors';
 import { SESSION_COOKIE } from '@authz/shared/protocol';
-import type { SessionView } from './identity-port.js';
+import type { SessionView } from './sign-in/identity-port.js';
 import type { Registry } from './registry.js';
 
 export interface BrowserSession extends SessionView {

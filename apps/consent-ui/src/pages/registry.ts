@@ -1,10 +1,10 @@
 import type { StyleSheet } from '../html/style-sheet.js';
-import type { AuthorizationPort } from './authorization-port.js';
-import type { IdentityPort } from './identity-port.js';
-import type { Links } from './links.js';
-import type { WalletLinks } from './wallet-links.js';
-import type { WalletPort } from './wallet-port.js';
-import type { QrCodes } from './wallet-qr-code.js';
+import type { AuthorizationPort } from './authorization/authorization-port.js';
+import type { IdentityPort } from './sign-in/identity-port.js';
+import type { Links } from './shared/links.js';
+import type { WalletLinks } from './wallet/wallet-links.js';
+import type { WalletPort } from './wallet/wallet-port.js';
+import type { QrCodes } from './wallet/wallet-qr-code.js';
 
 /** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
 export interface Registry {

@@ -1,9 +1,9 @@
-import type { PageRequest } from './page-request.js';
-import type { PageResult } from './page-result.js';
+import type { PageRequest } from './shared/page-request.js';
+import type { PageResult } from './shared/page-result.js';
 import type { Registry } from './registry.js';
 
 // The shape of one hosted-page route, apart from the route table so that the
-// wallet's table (wallet-routes.ts) and the main one (routes.ts) share it
+// wallet's table (wallet-routes.ts) and the main one (page-routes.ts) share it
 // without importing each other.
 
 /** A page; `segment` is the decoded last path segment of a route that takes one. */

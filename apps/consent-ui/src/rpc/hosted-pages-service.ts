@@ -1,10 +1,10 @@
 import type { HostedPagesService, RenderPageRequest } from '@authz/proto/consentui/v1/consentui';
 import type { ServiceImplementation } from '@authz/shared/grpc';
-import { authorizationErrorPage } from '../pages/error-page.js';
-import { RequestFields, type PageRequest } from '../pages/page-request.js';
-import type { PageResult } from '../pages/page-result.js';
+import { authorizationErrorPage } from '../pages/authorization/error-page.js';
+import { RequestFields, type PageRequest } from '../pages/shared/page-request.js';
+import type { PageResult } from '../pages/shared/page-result.js';
 import type { Registry } from '../pages/registry.js';
-import { renderPage } from '../pages/routes.js';
+import { renderPage } from '../pages/page-routes.js';
 
 /** HostedPagesService: thin translations between the wire messages and the pages. */
 export function hostedPagesServiceImplementation(

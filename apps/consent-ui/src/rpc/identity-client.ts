@@ -1,7 +1,7 @@
 import type { IdentityService } from '@authz/proto/identity/v1/identity';
 import { InternalError } from '@authz/shared/errors';
 import type { ServiceClient } from '@authz/shared/grpc';
-import type { IdentityPort } from '../pages/identity-port.js';
+import type { IdentityPort } from '../pages/sign-in/identity-port.js';
 
 /** IdentityPort over the identity service's gRPC contract; its AppErrors arrive rebuilt. */
 export function identityOverGrpc(client: ServiceClient<typeof IdentityService>): IdentityPort {

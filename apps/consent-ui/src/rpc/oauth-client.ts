@@ -1,7 +1,7 @@
 import type { AuthorizationOutcome as WireOutcome, AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { InternalError } from '@authz/shared/errors';
 import type { ServiceClient } from '@authz/shared/grpc';
-import type { AuthorizationOutcome, AuthorizationPort } from '../pages/authorization-port.js';
+import type { AuthorizationOutcome, AuthorizationPort } from '../pages/authorization/authorization-port.js';
 
 /** AuthorizationPort over the oauth service's gRPC contract; its AppErrors arrive rebuilt. */
 export function authorizationOverGrpc(client: ServiceClient<typeof AuthorizationService>): AuthorizationPort {

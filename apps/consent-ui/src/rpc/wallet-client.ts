@@ -6,7 +6,7 @@ import {
 } from '@authz/proto/walletbridge/v1/walletbridge';
 import { InternalError, NotFoundError } from '@authz/shared/errors';
 import type { ServiceClient } from '@authz/shared/grpc';
-import type { LinkOutcome, WalletFlow, WalletPort } from '../pages/wallet-port.js';
+import type { LinkOutcome, WalletFlow, WalletPort } from '../pages/wallet/wallet-port.js';
 
 /** The availability probe is asked on every wallet page: it must not hold one up for long. */
 const PROBE_TIMEOUT_MS = 2000;

@@ -1,7 +1,7 @@
 import { InvalidClientError } from '@authz/shared/errors';
 import { describe, expect, it, vi } from 'vitest';
-import type { AuthenticatedClient } from '../protocol/authenticated-client.js';
-import type { PresentedClientCredentials } from '../protocol/clients-port.js';
+import type { AuthenticatedClient } from '../protocol/client-authentication/authenticated-client.js';
+import type { PresentedClientCredentials } from '../protocol/client-authentication/clients-port.js';
 import { AuthenticationCache } from './authentication-cache.js';
 
 function client(clientId: string): AuthenticatedClient {

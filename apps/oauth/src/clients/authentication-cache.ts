@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AuthenticatedClient } from '../protocol/authenticated-client.js';
-import type { PresentedClientCredentials } from '../protocol/clients-port.js';
+import type { AuthenticatedClient } from '../protocol/client-authentication/authenticated-client.js';
+import type { PresentedClientCredentials } from '../protocol/client-authentication/clients-port.js';
 
 export interface AuthenticationCacheOptions {
   maxEntries?: number;

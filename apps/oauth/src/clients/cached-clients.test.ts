@@ -3,8 +3,11 @@ import { sampleValue } from '@authz/shared/metrics';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 import { createClientCacheLookups } from '../metrics/client-cache-metrics.js';
-import type { AuthenticatedClient } from '../protocol/authenticated-client.js';
-import type { ClientsPort, PresentedClientCredentials } from '../protocol/clients-port.js';
+import type { AuthenticatedClient } from '../protocol/client-authentication/authenticated-client.js';
+import type {
+  ClientsPort,
+  PresentedClientCredentials,
+} from '../protocol/client-authentication/clients-port.js';
 import { AuthenticationCache } from './authentication-cache.js';
 import { withAuthenticationCache } from './cached-clients.js';
 

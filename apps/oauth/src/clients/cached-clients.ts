@@ -1,5 +1,8 @@
 import type { ClientCacheLookups, ClientCacheResult } from '../metrics/client-cache-metrics.js';
-import type { ClientsPort, PresentedClientCredentials } from '../protocol/clients-port.js';
+import type {
+  ClientsPort,
+  PresentedClientCredentials,
+} from '../protocol/client-authentication/clients-port.js';
 import type { AuthenticationCache } from './authentication-cache.js';
 
 /**

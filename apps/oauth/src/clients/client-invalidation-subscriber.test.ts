@@ -1,8 +1,8 @@
 import { createRedisTestPrefix, testLogger, testRedisUrl } from '@authz/shared/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AuthenticatedClient } from '../protocol/authenticated-client.js';
-import type { PresentedClientCredentials } from '../protocol/clients-port.js';
+import type { AuthenticatedClient } from '../protocol/client-authentication/authenticated-client.js';
+import type { PresentedClientCredentials } from '../protocol/client-authentication/clients-port.js';
 import { AuthenticationCache } from './authentication-cache.js';
 import {
   clientInvalidationChannel,

@@ -1,6 +1,6 @@
 import { testLogger } from '@authz/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ClientUse } from '../protocol/clients-port.js';
+import type { ClientUse } from '../protocol/client-authentication/clients-port.js';
 import { ClientUsageReporter } from './client-usage-reporter.js';
 
 function setUp(options: { maxPending?: number; intervalMs?: number } = {}) {

@@ -1,5 +1,5 @@
 import type { Logger } from '@authz/shared/logger';
-import type { ClientUse, ClientUsageLog } from '../protocol/clients-port.js';
+import type { ClientUse, ClientUsageLog } from '../protocol/client-authentication/clients-port.js';
 
 export interface ClientUsageReporterOptions {
   /** One RecordClientUsage call. */

@@ -3,7 +3,7 @@ import type { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { ClientCacheLookups } from '../metrics/client-cache-metrics.js';
-import type { ClientsPort } from '../protocol/clients-port.js';
+import type { ClientsPort } from '../protocol/client-authentication/clients-port.js';
 import { clientsOverGrpc } from '../rpc/clients-client.js';
 import { AuthenticationCache } from './authentication-cache.js';
 import { withAuthenticationCache } from './cached-clients.js';

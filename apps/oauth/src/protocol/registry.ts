@@ -1,14 +1,14 @@
 import type { Logger } from '@authz/shared/logger';
 import type { KeyRing } from '../keys/key-ring.js';
-import type { AuthorizationCodeStore } from './authorization-code-store.js';
+import type { AuthorizationCodeStore } from './authorization-code/authorization-code-store.js';
 import type { ConsentPrompt, HandleStore, PendingAuthorization } from './authorize/handle-store.js';
-import type { ClientsPort, ClientUsageLog } from './clients-port.js';
-import type { ConsentStore } from './consent-store.js';
-import type { AuditPort } from './audit-port.js';
-import type { AccessTokenDenyList } from './deny-list.js';
+import type { ClientsPort, ClientUsageLog } from './client-authentication/clients-port.js';
+import type { ConsentStore } from './consent/consent-store.js';
+import type { AuditPort } from './delegation/audit-port.js';
+import type { AccessTokenDenyList } from './access-token/deny-list.js';
 import type { EnterpriseAssertions } from './id-jag/enterprise-port.js';
 import type { IdentityPort } from './identity-port.js';
-import type { RefreshTokenStore } from './refresh-token-store.js';
+import type { RefreshTokenStore } from './refresh-token/refresh-token-store.js';
 
 export interface TokenConfig {
   issuer: string;

@@ -1,6 +1,6 @@
 import type { AuditService } from '@authz/proto/identity/v1/identity';
 import type { ServiceClient } from '@authz/shared/grpc';
-import type { AuditPort } from '../protocol/audit-port.js';
+import type { AuditPort } from '../protocol/delegation/audit-port.js';
 
 /** AuditPort over identity's AuditService (docs/identity.md #14). */
 export function auditOverGrpc(client: ServiceClient<typeof AuditService>): AuditPort {

@@ -9,7 +9,7 @@ import type { AuthorizationOutcome } from '../protocol/authorize/authorization-o
 import { authorize } from '../protocol/authorize/authorize.js';
 import { decideConsent, getConsentPrompt } from '../protocol/authorize/consent-decision.js';
 import { getPendingAuthorization, resumeAuthorization } from '../protocol/authorize/resume-authorization.js';
-import { listConsents, revokeConsent } from '../protocol/consents.js';
+import { listConsents, revokeConsent } from '../protocol/consent/consents.js';
 import type { RequestOrigin } from '../protocol/identity-port.js';
 import type { Registry } from '../protocol/registry.js';
 

@@ -4,8 +4,11 @@ import type {
 } from '@authz/proto/clients/v1/clients';
 import { InternalError } from '@authz/shared/errors';
 import type { ServiceClient } from '@authz/shared/grpc';
-import { resolveAudience, type AuthenticatedClient } from '../protocol/authenticated-client.js';
-import type { ClientsPort } from '../protocol/clients-port.js';
+import {
+  resolveAudience,
+  type AuthenticatedClient,
+} from '../protocol/client-authentication/authenticated-client.js';
+import type { ClientsPort } from '../protocol/client-authentication/clients-port.js';
 
 /** ClientsPort over the clients service's gRPC contract; its InvalidClientErrors arrive rebuilt. */
 export function clientsOverGrpc(client: ServiceClient<typeof ClientsService>): ClientsPort {

@@ -8,16 +8,16 @@ import type {
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ServiceImplementation } from '@authz/shared/grpc';
 import type { RequestOrigin } from '../protocol/identity-port.js';
-import type { Introspection } from '../protocol/introspection-result.js';
-import { introspect } from '../protocol/introspection.js';
-import { loginFirstParty } from '../protocol/login-first-party.js';
-import { logout } from '../protocol/logout.js';
+import type { Introspection } from '../protocol/introspection/introspection-result.js';
+import { introspect } from '../protocol/introspection/introspection.js';
+import { loginFirstParty } from '../protocol/first-party/login-first-party.js';
+import { logout } from '../protocol/first-party/logout.js';
 import type { Registry } from '../protocol/registry.js';
-import { revoke } from '../protocol/revocation.js';
-import { handleTokenRequest } from '../protocol/token-endpoint.js';
-import { userInfo } from '../protocol/userinfo.js';
-import type { TokenRequest } from '../protocol/token-request.js';
-import { verifyAccessToken } from '../protocol/verify-access-token.js';
+import { revoke } from '../protocol/revocation/revocation.js';
+import { handleTokenRequest } from '../protocol/token/token-endpoint.js';
+import { userInfo } from '../protocol/userinfo/userinfo.js';
+import type { TokenRequest } from '../protocol/token/token-request.js';
+import { verifyAccessToken } from '../protocol/access-token/verify-access-token.js';
 
 /** TokenService: thin translations between the wire messages and the protocol logic. */
 export function tokenServiceImplementation(deps: Registry): ServiceImplementation<typeof TokenService> {

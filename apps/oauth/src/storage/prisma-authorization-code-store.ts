@@ -5,8 +5,8 @@ import type {
   IssuedTokens,
   NewAuthorizationCode,
   StoredAuthorizationCode,
-} from '../protocol/authorization-code-store.js';
-import type { LiveAccessToken } from '../protocol/deny-list.js';
+} from '../protocol/authorization-code/authorization-code-store.js';
+import type { LiveAccessToken } from '../protocol/access-token/deny-list.js';
 
 export class PrismaAuthorizationCodeStore implements AuthorizationCodeStore {
   constructor(private readonly prisma: PrismaClient) {}

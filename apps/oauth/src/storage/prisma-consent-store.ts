@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { ConsentGrant, ConsentStore, StoredConsent } from '../protocol/consent-store.js';
+import type { ConsentGrant, ConsentStore, StoredConsent } from '../protocol/consent/consent-store.js';
 
 // Consent ids are UUIDs; anything else names no consent (and would fail the uuid cast).
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { LiveAccessToken } from '../protocol/deny-list.js';
+import type { LiveAccessToken } from '../protocol/access-token/deny-list.js';
 import type {
   NewRefreshToken,
   RefreshTokenFamily,
   RefreshTokenStore,
   StoredRefreshToken,
-} from '../protocol/refresh-token-store.js';
+} from '../protocol/refresh-token/refresh-token-store.js';
 
 export class PrismaRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly prisma: PrismaClient) {}

@@ -1,6 +1,6 @@
 import { ServiceUnavailableError } from '@authz/shared/errors';
 import type { Redis } from 'ioredis';
-import type { AccessTokenDenyList } from '../protocol/deny-list.js';
+import type { AccessTokenDenyList } from '../protocol/access-token/deny-list.js';
 
 /**
  * The access-token deny-list in Redis (docs/architecture.md "Data and secrets"): one key per jti,

@@ -1,4 +1,4 @@
-import { TokenParameters, type RawParameter } from '../token-parameters.js';
+import { TokenParameters, type RawParameter } from '../token/token-parameters.js';
 
 // RFC 8707 section 2: resource may be sent more than once.
 const REPEATABLE = new Set(['resource']);

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '@authz/shared/errors';
-import type { TokenParameters } from '../token-parameters.js';
+import type { TokenParameters } from '../token/token-parameters.js';
 
 const NON_NEGATIVE_INTEGER = /^\d{1,10}$/;
 

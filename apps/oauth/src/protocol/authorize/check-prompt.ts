@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '@authz/shared/errors';
-import type { TokenParameters } from '../token-parameters.js';
+import type { TokenParameters } from '../token/token-parameters.js';
 import type { Prompt } from './authorization-request.js';
 
 const SUPPORTED: readonly string[] = ['none', 'login', 'consent'] satisfies Prompt[];

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '@authz/shared/errors';
-import type { AuthenticatedClient } from '../authenticated-client.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { AuthorizationParameters } from './authorization-parameters.js';
 
 /** The redirect URI responses go to, and whether the request named it. */

@@ -1,4 +1,4 @@
-import type { TokenParameters } from '../token-parameters.js';
+import type { TokenParameters } from '../token/token-parameters.js';
 import { RequestNotSupportedError, RequestUriNotSupportedError } from './authorization-errors.js';
 
 /** OIDC Core 6 and 3.1.2.6: request objects are not supported, by value or by reference. */

@@ -1,5 +1,5 @@
 import { InvalidRequestError, UnsupportedResponseTypeError } from '@authz/shared/errors';
-import type { TokenParameters } from '../token-parameters.js';
+import type { TokenParameters } from '../token/token-parameters.js';
 
 /**
  * RFC 6749 section 4.1.1 and interface.md 1.3: response_type is required and only `code` is

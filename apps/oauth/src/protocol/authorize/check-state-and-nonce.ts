@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '@authz/shared/errors';
-import type { TokenParameters } from '../token-parameters.js';
+import type { TokenParameters } from '../token/token-parameters.js';
 
 /** Longest state and nonce kept (docs/authorization.md #5): both travel back in URLs and tokens. */
 export const MAX_OPAQUE_VALUE_LENGTH = 512;

@@ -1,5 +1,5 @@
 import { ConsentRequiredError } from '@authz/shared/errors';
-import type { StoredConsent } from '../consent-store.js';
+import type { StoredConsent } from '../consent/consent-store.js';
 import type { BrowserSession } from '../identity-port.js';
 import type { Registry } from '../registry.js';
 import { redirectToHostedPage, type AuthorizationOutcome } from './authorization-outcome.js';

@@ -1,5 +1,5 @@
 import { InvalidClientError, InvalidRequestError, NotFoundError } from '@authz/shared/errors';
-import type { AuthenticatedClient } from '../authenticated-client.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { Registry } from '../registry.js';
 import type { AuthorizationParameters } from './authorization-parameters.js';
 

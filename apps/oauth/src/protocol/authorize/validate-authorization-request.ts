@@ -1,13 +1,13 @@
-import type { AuthenticatedClient } from '../authenticated-client.js';
-import { checkClientScope } from '../check-client-scope.js';
-import { checkResource } from '../check-resource.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
+import { checkClientScope } from '../scope/check-client-scope.js';
+import { checkResource } from '../resource/check-resource.js';
 import type { AuthorizationParameters } from './authorization-parameters.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import type { ClientRedirectTarget } from './authorization-outcome.js';
 import { checkClientGrant } from './check-client-grant.js';
 import { checkDuplicatedParameters } from './check-duplicated-parameters.js';
 import { checkMaxAge } from './check-max-age.js';
-import { checkPkceChallenge } from './check-pkce-challenge.js';
+import { checkPkceChallenge } from '../pkce/check-pkce-challenge.js';
 import { checkPrompt } from './check-prompt.js';
 import type { CheckedRedirectUri } from './check-redirect-uri.js';
 import { checkRequestObject } from './check-request-object.js';

@@ -8,9 +8,9 @@ import { FakeIdentity, type FakeUser } from '../../../test/fake-identity.js';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../../test/oauth-harness.js';
 import { openTestRegistry } from '../../../test/test-registry.js';
 import { origin } from '../../../test/token-management.js';
-import type { AuthorizationCodeStore } from '../authorization-code-store.js';
+import type { AuthorizationCodeStore } from '../authorization-code/authorization-code-store.js';
 import type { Registry } from '../registry.js';
-import { TokenParameters } from '../token-parameters.js';
+import { TokenParameters } from '../token/token-parameters.js';
 import { handle } from './authorization-code.js';
 
 // docs/authorization.md #12: a second use that lands before the first recorded what it issued.

@@ -1,15 +1,15 @@
 import { keyedHash } from '@authz/shared/crypto';
 import { InvalidGrantError, InvalidRequestError, NotFoundError } from '@authz/shared/errors';
-import type { AuthenticatedClient } from '../authenticated-client.js';
-import type { StoredAuthorizationCode } from '../authorization-code-store.js';
-import { revokeIssuedTokens, revokeReusedCode } from '../authorization-code-reuse.js';
-import { checkAuthorizedResource } from '../check-authorized-resource.js';
-import { checkPkceVerifier } from '../check-pkce-verifier.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
+import type { StoredAuthorizationCode } from '../authorization-code/authorization-code-store.js';
+import { revokeIssuedTokens, revokeReusedCode } from '../authorization-code/authorization-code-reuse.js';
+import { checkAuthorizedResource } from '../resource/check-authorized-resource.js';
+import { checkPkceVerifier } from '../pkce/check-pkce-verifier.js';
 import type { IdentityUser } from '../identity-port.js';
-import { issueCodeTokens } from '../issue-code-tokens.js';
+import { issueCodeTokens } from '../authorization-code/issue-code-tokens.js';
 import type { Registry } from '../registry.js';
-import type { TokenParameters } from '../token-parameters.js';
-import type { TokenSet } from '../token-set.js';
+import type { TokenParameters } from '../token/token-parameters.js';
+import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 
 /** RFC 6749 section 4.1.3 with PKCE (RFC 7636 section 4.5, 4.6) and RFC 8707 resources. */

@@ -1,9 +1,9 @@
-import { mintAccessToken } from '../access-token.js';
-import { checkClientScope } from '../check-client-scope.js';
-import { checkResource } from '../check-resource.js';
+import { mintAccessToken } from '../access-token/access-token.js';
+import { checkClientScope } from '../scope/check-client-scope.js';
+import { checkResource } from '../resource/check-resource.js';
 import type { Registry } from '../registry.js';
-import { formatScope } from '../scope.js';
-import type { TokenSet } from '../token-set.js';
+import { formatScope } from '../scope/scope.js';
+import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 
 /**

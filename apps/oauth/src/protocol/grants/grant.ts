@@ -1,8 +1,8 @@
-import type { AuthenticatedClient } from '../authenticated-client.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { RequestOrigin } from '../identity-port.js';
 import type { Registry } from '../registry.js';
-import type { TokenParameters } from '../token-parameters.js';
-import type { TokenSet } from '../token-set.js';
+import type { TokenParameters } from '../token/token-parameters.js';
+import type { TokenSet } from '../token/token-set.js';
 
 export interface GrantRequest {
   client: AuthenticatedClient;

@@ -4,19 +4,19 @@ import {
   InvalidScopeError,
   NotFoundError,
 } from '@authz/shared/errors';
-import { mintAccessToken } from '../access-token.js';
-import type { AuthenticatedClient } from '../authenticated-client.js';
-import { checkAuthorizedResource } from '../check-authorized-resource.js';
+import { mintAccessToken } from '../access-token/access-token.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
+import { checkAuthorizedResource } from '../resource/check-authorized-resource.js';
 import type { IdentityUser } from '../identity-port.js';
 import {
   createRefreshToken,
   hashPresentedRefreshToken,
   revokeRefreshTokenFamily,
-} from '../refresh-token-family.js';
-import type { StoredRefreshToken } from '../refresh-token-store.js';
+} from '../refresh-token/refresh-token-family.js';
+import type { StoredRefreshToken } from '../refresh-token/refresh-token-store.js';
 import type { Registry } from '../registry.js';
-import { parseScope } from '../scope.js';
-import type { TokenSet } from '../token-set.js';
+import { parseScope } from '../scope/scope.js';
+import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 
 /**

@@ -5,16 +5,16 @@ import {
   NotFoundError,
   UnauthorizedClientError,
 } from '@authz/shared/errors';
-import { mintAccessToken } from '../access-token.js';
-import { actorChain } from '../actor.js';
-import { checkAuthorizedResource } from '../check-authorized-resource.js';
-import { checkClientScope } from '../check-client-scope.js';
-import { checkResource } from '../check-resource.js';
+import { mintAccessToken } from '../access-token/access-token.js';
+import { actorChain } from '../delegation/actor.js';
+import { checkAuthorizedResource } from '../resource/check-authorized-resource.js';
+import { checkClientScope } from '../scope/check-client-scope.js';
+import { checkResource } from '../resource/check-resource.js';
 import type { GrantRequest } from '../grants/grant.js';
 import type { IdentityUser } from '../identity-port.js';
 import type { Registry } from '../registry.js';
-import { formatScope, parseScope } from '../scope.js';
-import type { TokenSet } from '../token-set.js';
+import { formatScope, parseScope } from '../scope/scope.js';
+import type { TokenSet } from '../token/token-set.js';
 import type { EnterpriseAssertions } from './enterprise-port.js';
 import { verifyIdJag, type VerifiedIdJag } from './verify-id-jag.js';
 

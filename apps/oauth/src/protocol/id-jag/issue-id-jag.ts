@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRequestError, InvalidTargetError, UnauthorizedClientError } from '@authz/shared/errors';
 import { signCompactJws } from '../../keys/compact-jws.js';
-import { actorChain } from '../actor.js';
-import type { AuthenticatedClient } from '../authenticated-client.js';
+import { actorChain } from '../delegation/actor.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { GrantRequest } from '../grants/grant.js';
 import type { Registry } from '../registry.js';
-import { formatScope } from '../scope.js';
-import type { TokenSet } from '../token-set.js';
+import { formatScope } from '../scope/scope.js';
+import type { TokenSet } from '../token/token-set.js';
 import { narrowScope } from '../token-exchange/narrow-delegation.js';
 import { readSubjectToken, type SubjectToken } from '../token-exchange/subject-token.js';
 import { ID_JAG_TOKEN_TYPE } from '../token-exchange/token-types.js';
-import { mostTrustedEmail } from '../userinfo.js';
+import { mostTrustedEmail } from '../userinfo/userinfo.js';
 import { ID_JAG_TTL_SECONDS, ID_JAG_TYP } from './id-jag.js';
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;

@@ -1,7 +1,7 @@
 import { InvalidRequestError, UnauthorizedError } from '@authz/shared/errors';
-import type { AuthenticatedClient } from '../authenticated-client.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { Registry } from '../registry.js';
-import { verifyLiveAccessToken } from '../verify-access-token.js';
+import { verifyLiveAccessToken } from '../access-token/verify-access-token.js';
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
 

@@ -1,11 +1,11 @@
 import { InvalidRequestError, UnauthorizedClientError } from '@authz/shared/errors';
-import { mintAccessToken } from '../access-token.js';
-import { actorChain, ActorChainError, delegateTo, type Actor } from '../actor.js';
-import type { AuthenticatedClient } from '../authenticated-client.js';
+import { mintAccessToken } from '../access-token/access-token.js';
+import { actorChain, ActorChainError, delegateTo, type Actor } from '../delegation/actor.js';
+import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { GrantRequest } from '../grants/grant.js';
 import type { Registry } from '../registry.js';
-import { formatScope } from '../scope.js';
-import type { TokenSet } from '../token-set.js';
+import { formatScope } from '../scope/scope.js';
+import type { TokenSet } from '../token/token-set.js';
 import { checkActorToken } from './actor-token.js';
 import { narrowAudience, narrowScope } from './narrow-delegation.js';
 import { readSubjectToken } from './subject-token.js';

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '@authz/shared/errors';
-import type { TokenParameters } from '../token-parameters.js';
+import type { TokenParameters } from '../token/token-parameters.js';
 import { ACCESS_TOKEN_TYPE, ID_JAG_TOKEN_TYPE, type RequestedToken } from './token-types.js';
 
 /**

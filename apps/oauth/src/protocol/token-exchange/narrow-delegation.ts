@@ -1,5 +1,5 @@
 import { InvalidScopeError, InvalidTargetError } from '@authz/shared/errors';
-import { parseScope } from '../scope.js';
+import { parseScope } from '../scope/scope.js';
 
 /**
  * docs/decisions.md #12 and interface.md 5 "Agent scope modes are independent scopes": every requested scope

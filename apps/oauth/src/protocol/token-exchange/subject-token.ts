@@ -1,10 +1,10 @@
 import { InvalidRequestError, NotFoundError, UnauthorizedError } from '@authz/shared/errors';
 import type { JWTPayload } from 'jose';
-import { ActorChainError, readActor, type Actor } from '../actor.js';
+import { ActorChainError, readActor, type Actor } from '../delegation/actor.js';
 import type { IdentityUserProfile } from '../identity-port.js';
 import type { Registry } from '../registry.js';
-import { parseScope } from '../scope.js';
-import { verifyLiveAccessToken, type VerifiedAccessToken } from '../verify-access-token.js';
+import { parseScope } from '../scope/scope.js';
+import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
 
 /** A subject token that may be exchanged: ours, live, for a user (docs/decisions.md #12, #13). */
 export interface SubjectToken {

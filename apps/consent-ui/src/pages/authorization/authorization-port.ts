@@ -1,0 +1,41 @@
+import type { RequestOrigin } from '../sign-in/identity-port.js';
+
+/** What the hosted pages need of the oauth service's AuthorizationService (docs/decisions.md #6). */
+
+/** Where the browser goes next: a redirect, or an error page that must not redirect. */
+export type AuthorizationOutcome =
+  { kind: 'redirect'; location: string } | { kind: 'error-page'; error: string; description: string };
+
+export interface PendingAuthorization {
+  clientName: string;
+  /** OIDC prompt=login or an exceeded max_age. */
+  loginRequired: boolean;
+  /** The origin of the client's redirect URI, where the sign-in may end. */
+  redirectOrigin: string;
+}
+
+export interface ConsentPrompt {
+  clientName: string;
+  scopes: string[];
+  /** The scopes of `scopes` the user has not granted this client before. */
+  newScopes: string[];
+  /** The origin of the client's redirect URI, where the decision ends. */
+  redirectOrigin: string;
+}
+
+/** Every call answers NotFoundError for an unknown, used or expired handle (or another user's). */
+export interface AuthorizationPort {
+  getPendingAuthorization(handle: string): Promise<PendingAuthorization>;
+  resumeAuthorization(request: {
+    handle: string;
+    sessionToken: string | undefined;
+    origin: RequestOrigin;
+  }): Promise<AuthorizationOutcome>;
+  getConsentPrompt(request: { handle: string; sessionToken: string }): Promise<ConsentPrompt>;
+  decideConsent(request: {
+    handle: string;
+    sessionToken: string;
+    allow: boolean;
+    origin: RequestOrigin;
+  }): Promise<AuthorizationOutcome>;
+}

@@ -1,0 +1,205 @@
+import { InvalidCredentialsError, RateLimitedError, ValidationError } from '@authz/shared/errors';
+import {
+  isLoginCsrfTokenValid,
+  isPreSessionShaped,
+  loginCsrfToken,
+  newPreSession,
+} from '../../cookies/login-csrf.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../../cookies/set-cookie.js';
+import { html, type SafeHtml } from '../../html/html.js';
+import type { PendingAuthorization } from '../authorization/authorization-port.js';
+import { findBrowserSession } from '../browser-session.js';
+import { isHandleShaped } from '../shared/handle.js';
+import type { PageRequest } from '../shared/page-request.js';
+import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import type { Registry } from '../registry.js';
+import { signedInPage } from './signed-in-page.js';
+import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
+import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
+
+type Deps = Pick<
+  Registry,
+  'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'wallet' | 'walletLinks'
+>;
+
+/** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
+const SIGN_IN_FAILED = 'The email or password is incorrect.';
+
+/**
+ * Where a plain sign-in (no pending authorization) may continue: our own pages, named, never a
+ * URL taken from the request, so `next` cannot make an open redirector (RFC 9700 4.11).
+ */
+const NEXT_PAGES = { 'wallet-link': (deps: Deps) => deps.walletLinks.link() } as const;
+export type NextPage = keyof typeof NEXT_PAGES;
+
+function nextPageOf(value: string | null | undefined): NextPage | undefined {
+  return value !== null && value !== undefined && Object.hasOwn(NEXT_PAGES, value)
+    ? (value as NextPage)
+    : undefined;
+}
+
+function afterSignIn(deps: Deps, handle: string | undefined, next: NextPage | undefined): string {
+  if (handle !== undefined) return deps.links.resume(handle);
+  return next === undefined ? deps.links.login() : NEXT_PAGES[next](deps);
+}
+
+/**
+ * GET /ui/login (interface.md 4.5). With `handle` it continues a pending authorization and names its
+ * client; without one it is a plain sign-in, or the signed-in page for a browser that already
+ * has a session. The form is bound to the pre-session cookie, set here unless the browser
+ * already holds a well-formed one (docs/decisions.md #17).
+ */
+export async function showLoginPage(deps: Deps, request: PageRequest): Promise<PageResult> {
+  const handle = request.query.get('handle') || undefined;
+  const next = handle === undefined ? nextPageOf(request.query.get('next')) : undefined;
+  // Asked meanwhile; it never fails (wallet-sign-in-offer.ts).
+  const walletOffer = walletSignInOffer(deps, handle);
+  if (handle === undefined) {
+    const session = await findBrowserSession(deps, request.cookies);
+    if (session && next !== undefined) return redirectPage(303, afterSignIn(deps, undefined, next));
+    if (session) return signedInPage(deps, session.email);
+  } else if (!isHandleShaped(handle)) {
+    return expiredRequestPage(deps);
+  }
+  let pending: PendingAuthorization | undefined;
+  try {
+    pending = handle === undefined ? undefined : await deps.authorization.getPendingAuthorization(handle);
+  } catch (error) {
+    return refusalPage(deps, error);
+  }
+  const held = request.cookies[LOGIN_COOKIE];
+  const preSession = isPreSessionShaped(held) ? held : newPreSession();
+  return loginFormPage(
+    deps,
+    200,
+    {
+      handle,
+      next,
+      pending,
+      csrfToken: loginCsrfToken(deps.loginCsrfKey, preSession, handle),
+      walletOffer: await walletOffer,
+    },
+    preSession === held ? [] : [loginCookie(preSession)],
+  );
+}
+
+/**
+ * POST /ui/login (interface.md 4.5): the CSRF token must fit this browser's pre-session cookie and the
+ * form's pending authorization (docs/decisions.md #17, #19). Then identity checks the credentials
+ * and opens the browser session; the browser goes on to resume the authorization.
+ */
+export async function submitLogin(deps: Deps, request: PageRequest): Promise<PageResult> {
+  const preSession = request.cookies[LOGIN_COOKIE];
+  const handle = request.form.get('handle') || undefined;
+  const next = handle === undefined ? nextPageOf(request.form.get('next')) : undefined;
+  if (
+    !isPreSessionShaped(preSession) ||
+    !isLoginCsrfTokenValid(deps.loginCsrfKey, preSession, handle, request.form.get('csrf_token'))
+  ) {
+    return csrfRefusal();
+  }
+  if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
+  const email = request.form.get('email') ?? '';
+  let sessionToken: string;
+  try {
+    sessionToken = await deps.identity.signIn({
+      email,
+      password: request.form.get('password') ?? '',
+      origin: request.origin,
+    });
+  } catch (error) {
+    if (error instanceof RateLimitedError) return tooManyAttemptsPage(deps);
+    if (error instanceof InvalidCredentialsError || error instanceof ValidationError) {
+      return failedSignInPage(deps, { handle, next, preSession, email });
+    }
+    throw error;
+  }
+  // docs/decisions.md #18: the session cookie; the pre-session has served its purpose.
+  const cookies = [sessionCookie(sessionToken), clearedLoginCookie()];
+  return redirectPage(303, afterSignIn(deps, handle, next), cookies);
+}
+
+/** The form again, 401, with the generic message and the email as typed (never the password). */
+async function failedSignInPage(
+  deps: Deps,
+  {
+    handle,
+    next,
+    preSession,
+    email,
+  }: { handle: string | undefined; next: NextPage | undefined; preSession: string; email: string },
+): Promise<PageResult> {
+  let pending: PendingAuthorization | undefined;
+  try {
+    pending = handle === undefined ? undefined : await deps.authorization.getPendingAuthorization(handle);
+  } catch (error) {
+    return refusalPage(deps, error);
+  }
+  const csrfToken = loginCsrfToken(deps.loginCsrfKey, preSession, handle);
+  return loginFormPage(deps, 401, { handle, next, pending, csrfToken, email, failed: true });
+}
+
+interface LoginFormView {
+  handle: string | undefined;
+  /** Where a plain sign-in continues (NEXT_PAGES). */
+  next?: NextPage | undefined;
+  pending: PendingAuthorization | undefined;
+  csrfToken: string;
+  email?: string;
+  failed?: boolean;
+  /** The link to wallet sign-in, when offered. */
+  walletOffer?: SafeHtml | undefined;
+}
+
+/** docs/contract.md "Hosted pages": one form, an email input, a password input, one submit button. */
+function loginFormPage(
+  { links }: Pick<Registry, 'links'>,
+  status: number,
+  { handle, next, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
+  setCookies: string[] = [],
+): PageResult {
+  const invalid = failed && html` aria-invalid="true" aria-describedby="sign-in-error"`;
+  const clientName = pending?.clientName;
+  const page = documentPage(
+    links,
+    status,
+    {
+      title: 'Sign in',
+      heading: clientName === undefined ? 'Sign in' : `Sign in to continue to ${clientName}`,
+      content: html`${failed && html`<p class="alert" role="alert" id="sign-in-error">${SIGN_IN_FAILED}</p>`}
+        <form method="post" action="${links.login()}">
+          ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
+          ${next !== undefined && html`<input type="hidden" name="next" value="${next}" />`}
+          <input type="hidden" name="csrf_token" value="${csrfToken}" />
+          <div class="field">
+            <label for="email">Email</label>
+            <input
+              id="email"
+              type="email"
+              name="email"
+              value="${email}"
+              autocomplete="username"
+              required${invalid}
+            />
+          </div>
+          <div class="field">
+            <label for="password">Password</label>
+            <input
+              id="password"
+              type="password"
+              name="password"
+              autocomplete="current-password"
+              required${invalid}
+            />
+          </div>
+          <div class="actions">
+            <button type="submit" class="primary">Sign in</button>
+          </div>
+        </form>
+        ${walletOffer}`,
+    },
+    setCookies,
+  );
+  // A sign-in for a client may be redirected on to its redirect URI (CSP form-action).
+  return pending ? { ...page, formActionOrigins: [pending.redirectOrigin] } : page;
+}

@@ -1,0 +1,162 @@
+import { NotFoundError } from '@authz/shared/errors';
+import { isPreSessionShaped, newPreSession } from '../../cookies/login-csrf.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../../cookies/set-cookie.js';
+import { html } from '../../html/html.js';
+import type { PendingAuthorization } from '../authorization/authorization-port.js';
+import { isHandleShaped } from '../shared/handle.js';
+import type { PageRequest } from '../shared/page-request.js';
+import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import type { Registry } from '../registry.js';
+import { expiredRequestPage, notFoundPage, refusalPage } from '../status/status-pages.js';
+import {
+  BINDER_COOKIE,
+  clearedWalletFlowCookies,
+  invocationUriFor,
+  walletFlowCookies,
+} from './wallet-cookies.js';
+import { isWalletLoginCsrfTokenValid, walletLoginCsrfToken } from './wallet-login-csrf.js';
+import { walletRefusalPage } from './wallet-status-pages.js';
+import { walletWaitingPage } from './wallet-waiting-page.js';
+
+type Deps = Pick<Registry, 'wallet' | 'walletLinks' | 'qrCodes' | 'authorization' | 'links' | 'loginCsrfKey'>;
+
+const SIGN_IN_PURPOSE = 'Your wallet is asked to present a credential that is linked to your account.';
+
+/**
+ * GET /ui/wallet-login (interface.md 4.5): the start form. Like the sign-in form it continues the
+ * pending authorization `handle` when given, and is bound to the pre-session cookie and that
+ * handle (docs/decisions.md #17), which it sets unless the browser already holds one.
+ */
+export async function showWalletLoginPage(deps: Deps, request: PageRequest): Promise<PageResult> {
+  const handle = request.query.get('handle') || undefined;
+  if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
+  let pending: PendingAuthorization | undefined;
+  try {
+    pending = handle === undefined ? undefined : await deps.authorization.getPendingAuthorization(handle);
+  } catch (error) {
+    return refusalPage(deps, error);
+  }
+  const held = request.cookies[LOGIN_COOKIE];
+  const preSession = isPreSessionShaped(held) ? held : newPreSession();
+  const csrfToken = walletLoginCsrfToken(deps.loginCsrfKey, preSession, handle);
+  const { links, walletLinks } = deps;
+  return documentPage(
+    links,
+    200,
+    {
+      title: 'Sign in with a wallet',
+      heading:
+        pending === undefined
+          ? 'Sign in with a wallet'
+          : `Sign in with a wallet to continue to ${pending.clientName}`,
+      content: html`<p>
+          Use a credential in your digital identity wallet that you have linked to your account.
+        </p>
+        <form method="post" action="${walletLinks.signIn()}">
+          ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
+          <input type="hidden" name="csrf_token" value="${csrfToken}" />
+          <div class="actions">
+            <button type="submit" class="primary">Continue with a wallet</button>
+          </div>
+        </form>
+        <p><a href="${links.login(handle)}">Sign in with email and password instead</a></p>`,
+    },
+    preSession === held ? [] : [loginCookie(preSession)],
+  );
+}
+
+/**
+ * POST /ui/wallet-login (interface.md 4.5): the CSRF token must fit this browser's pre-session and
+ * the form's pending authorization (docs/decisions.md #17, #19). Then the sign-in starts; the
+ * browser gets the binder cookie and the QR code / deep link at once.
+ */
+export async function startWalletLogin(deps: Deps, request: PageRequest): Promise<PageResult> {
+  const preSession = request.cookies[LOGIN_COOKIE];
+  const handle = request.form.get('handle') || undefined;
+  if (!isWalletLoginCsrfTokenValid(deps.loginCsrfKey, preSession, handle, request.form.get('csrf_token'))) {
+    return csrfRefusal();
+  }
+  if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
+  const flow = await whileAvailable(() => deps.wallet.startSignIn(request.origin));
+  if (!flow) return notFoundPage(deps);
+  return signInWaitingPage(deps, flow.handle, flow.invocationUri, handle, walletFlowCookies(flow));
+}
+
+/** GET /ui/wallet-login/{handle} (interface.md 4.5): the waiting screen; it reads no outcome itself. */
+export async function showWalletLoginWaiting(
+  deps: Deps,
+  request: PageRequest,
+  handle: string | undefined,
+): Promise<PageResult> {
+  const returnTo = request.query.get('handle') || undefined;
+  if (returnTo !== undefined && !isHandleShaped(returnTo)) return expiredRequestPage(deps);
+  if (handle === undefined || !request.cookies[BINDER_COOKIE]) return walletRefusalPage(deps);
+  return signInWaitingPage(deps, handle, invocationUriFor(request.cookies, handle), returnTo);
+}
+
+/**
+ * GET /ui/wallet-login/{handle}/status (interface.md 4.5, 2.6): wallet-bridge verifies the answer
+ * and, for a credential linked to an account, opens a browser session, once. The page then
+ * sets the session cookie as the sign-in form does and sends the browser on: to the pending
+ * authorization it started from, else to the signed-in page. Pending: the waiting screen
+ * again. Anything else: the one uniform refusal.
+ */
+export async function readWalletLoginStatus(
+  deps: Deps,
+  request: PageRequest,
+  handle: string | undefined,
+): Promise<PageResult> {
+  const returnTo = request.query.get('handle') || undefined;
+  if (returnTo !== undefined && !isHandleShaped(returnTo)) return expiredRequestPage(deps);
+  const binder = request.cookies[BINDER_COOKIE];
+  if (handle === undefined || !binder) return walletRefusalPage(deps);
+  const outcome = await whileAvailable(() =>
+    deps.wallet.getSignInOutcome({ handle, binder, origin: request.origin }),
+  );
+  if (!outcome) return notFoundPage(deps);
+  switch (outcome.kind) {
+    case 'pending':
+      return signInWaitingPage(deps, handle, invocationUriFor(request.cookies, handle), returnTo);
+    case 'signed_in':
+      // docs/decisions.md #18: the session cookie; the pre-session and the flow have served.
+      return redirectPage(303, returnTo === undefined ? deps.links.login() : deps.links.resume(returnTo), [
+        sessionCookie(outcome.sessionToken),
+        clearedLoginCookie(),
+        ...clearedWalletFlowCookies(),
+      ]);
+    case 'refused':
+      return walletRefusalPage(deps);
+  }
+}
+
+function signInWaitingPage(
+  deps: Deps,
+  handle: string,
+  invocationUri: string | undefined,
+  returnTo: string | undefined,
+  setCookies: string[] = [],
+): Promise<PageResult> {
+  return walletWaitingPage(
+    deps,
+    {
+      title: 'Sign in with a wallet',
+      purpose: SIGN_IN_PURPOSE,
+      invocationUri,
+      pollUrl: deps.walletLinks.signInStatus(handle, returnTo),
+    },
+    setCookies,
+  );
+}
+
+/**
+ * docs/decisions.md #25: wallet-bridge answers NotFoundError while the feature is off. The route
+ * asked before the page ran; this covers the feature going off in between. Undefined then.
+ */
+async function whileAvailable<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,105 @@
+import { UnauthorizedError } from '@authz/shared/errors';
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
+import type { Registry } from '../registry.js';
+
+export interface VerifiedAccessToken {
+  sub: string;
+  clientId: string;
+  scope: string;
+  jti: string;
+  /** Epoch seconds. */
+  exp: number;
+  sid?: string;
+  email?: string;
+  hasAct: boolean;
+}
+
+export interface VerifyOptions {
+  /** docs/decisions.md #3: first-party client, user sub, no act. */
+  requireFirstPartyUser: boolean;
+}
+
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
+
+/**
+ * RFC 9068 section 4: signature with one of our keys, typ at+jwt, iss, exp; then the
+ * deny-list (interface.md 2.5). Every failure is the same UnauthorizedError; the reason goes to
+ * `detail`, which only reaches the logs.
+ */
+export async function verifyAccessToken(
+  deps: Deps,
+  token: string,
+  options: VerifyOptions,
+): Promise<VerifiedAccessToken> {
+  const { payload, claims } = await verifyLiveAccessToken(deps, token);
+  if (options.requireFirstPartyUser) checkFirstPartyUser(payload, claims);
+  return claims;
+}
+
+/** A token that passed every check but the caller's own: its claims and the whole payload. */
+export interface LiveAccessTokenClaims {
+  payload: JWTPayload;
+  claims: VerifiedAccessToken;
+}
+
+/** Signature, typ, iss, exp and the deny-list, for callers that judge the rest themselves. */
+export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<LiveAccessTokenClaims> {
+  const payload = await verifySignedClaims(deps, token);
+  const claims = readClaims(payload);
+  if (await deps.denyList.isDenied(claims.jti)) refuse('access token is on the deny-list');
+  return { payload, claims };
+}
+
+async function verifySignedClaims({ keys, config }: Deps, token: string): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      async (header) => {
+        const key = await keys.verificationKey(header.kid);
+        if (!key) throw new errors.JWKSNoMatchingKey();
+        return key;
+      },
+      {
+        issuer: config.issuer,
+        typ: 'at+jwt',
+        algorithms: ['EdDSA'],
+        requiredClaims: ['exp', 'iat', 'sub', 'jti', 'client_id'],
+      },
+    );
+    return payload;
+  } catch (error) {
+    if (error instanceof errors.JOSEError) refuse(`access token rejected: ${error.code}`);
+    throw error;
+  }
+}
+
+function readClaims(payload: JWTPayload): VerifiedAccessToken {
+  const { sub, jti, exp, client_id: clientId, scope, sid, email } = payload;
+  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof clientId !== 'string' || !exp) {
+    refuse('access token claims of the wrong type');
+  }
+  return {
+    sub,
+    clientId,
+    jti,
+    exp,
+    scope: typeof scope === 'string' ? scope : '',
+    ...(typeof sid === 'string' ? { sid } : {}),
+    ...(typeof email === 'string' ? { email } : {}),
+    hasAct: payload.act !== undefined,
+  };
+}
+
+// docs/decisions.md #3: only first-party user tokens without act reach the developer API and logout.
+function checkFirstPartyUser(payload: JWTPayload, claims: VerifiedAccessToken): void {
+  if (claims.clientId !== FIRST_PARTY_CLIENT_ID) refuse('not a first-party token');
+  const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (!audience.includes(FIRST_PARTY_CLIENT_ID)) refuse('not addressed to the first-party client');
+  if (claims.sub === claims.clientId) refuse('not a user token');
+  if (claims.hasAct) refuse('delegated token (act)');
+}
+
+function refuse(detail: string): never {
+  throw new UnauthorizedError({ detail });
+}

@@ -1,0 +1,40 @@
+import { signCompactJws } from '../../keys/compact-jws.js';
+import type { IdentityUser } from '../identity-port.js';
+import type { Registry } from '../registry.js';
+
+export interface IdTokenSubject {
+  user: IdentityUser;
+  clientId: string;
+  /** Epoch seconds of the authentication (OIDC Core 2 auth_time). */
+  authTime: number;
+  nonce?: string;
+  scope: readonly string[];
+}
+
+/**
+ * OIDC Core 2 and 3.1.3.6, interface.md 2.5: an EdDSA JWT (docs/decisions.md #11) signed with the active
+ * key, aud the client id, the access token's lifetime. name whenever the user has one (not
+ * scope-gated, interface.md 2.5); email and email_verified only under the email scope, from the
+ * account itself (docs/authorization.md #14).
+ */
+export async function mintIdToken(
+  { keys, config }: Pick<Registry, 'keys' | 'config'>,
+  subject: IdTokenSubject,
+  now = Date.now(),
+): Promise<string> {
+  const { kid, privateKey } = keys.signingKey(now);
+  const iat = Math.floor(now / 1000);
+  const { user } = subject;
+  const claims = {
+    auth_time: subject.authTime,
+    ...(subject.nonce === undefined ? {} : { nonce: subject.nonce }),
+    ...(user.name === undefined ? {} : { name: user.name }),
+    ...(subject.scope.includes('email') ? { email: user.email, email_verified: user.emailVerified } : {}),
+    iss: config.issuer,
+    sub: user.id,
+    aud: subject.clientId,
+    iat,
+    exp: iat + config.accessTokenTtlSeconds,
+  };
+  return signCompactJws({ alg: 'EdDSA', typ: 'JWT', kid }, claims, privateKey);
+}

@@ -1,0 +1,64 @@
+import {
+  InsufficientScopeError,
+  InvalidBearerTokenError,
+  NotFoundError,
+  UnauthorizedError,
+} from '@authz/shared/errors';
+import type { IdentityUserProfile, VerifiedEmail } from '../identity-port.js';
+import type { Registry } from '../registry.js';
+import { parseScope } from '../scope/scope.js';
+import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
+
+/** OIDC Core 5.3.2 (interface.md 4.3): email and emailVerified only together, both or neither. */
+export interface UserInfo {
+  sub: string;
+  email?: string;
+  emailVerified?: true;
+}
+
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity'>;
+
+/**
+ * OIDC Core 5.3 UserInfo: a live access token of ours (RFC 6750 section 3.1: otherwise
+ * invalid_token) granted `openid` (else insufficient_scope), for a user that still exists.
+ */
+export async function userInfo(deps: Deps, accessToken: string): Promise<UserInfo> {
+  const claims = await verifyBearer(deps, accessToken);
+  if (!parseScope(claims.scope).includes('openid')) {
+    throw new InsufficientScopeError({ message: 'The access token was not granted the openid scope' });
+  }
+  const user = await currentUser(deps, claims.sub);
+  const email = parseScope(claims.scope).includes('email')
+    ? mostTrustedEmail(user.verifiedEmails)
+    : undefined;
+  return { sub: user.id, ...(email ? { email: email.email, emailVerified: true } : {}) };
+}
+
+// The same checks as VerifyAccessToken (docs/tokens.md #4); any failure is the bare invalid_token.
+async function verifyBearer(deps: Deps, accessToken: string): Promise<VerifiedAccessToken> {
+  try {
+    return (await verifyLiveAccessToken(deps, accessToken)).claims;
+  } catch (error) {
+    if (error instanceof UnauthorizedError) throw new InvalidBearerTokenError({ detail: error.detail });
+    throw error;
+  }
+}
+
+async function currentUser(deps: Deps, userId: string): Promise<IdentityUserProfile> {
+  try {
+    return await deps.identity.getUser(userId);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new InvalidBearerTokenError({ detail: 'no such user' });
+    throw error;
+  }
+}
+
+// interface.md 4.3: the first verified email by trust order wallet, then oidc_*, then self_reported;
+// any other source is not trusted for UserInfo (docs/authorization.md #16).
+export function mostTrustedEmail(emails: readonly VerifiedEmail[]): VerifiedEmail | undefined {
+  return (
+    emails.find(({ source }) => source === 'wallet') ??
+    emails.find(({ source }) => source.startsWith('oidc_')) ??
+    emails.find(({ source }) => source === 'self_reported')
+  );
+}
