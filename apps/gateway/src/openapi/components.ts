@@ -177,11 +177,15 @@ export const tags: { name: Tag; description: string }[] = [
 /** Headers that recur in responses. */
 export const headers = {
   retryAfter: { type: 'string', description: 'Seconds to wait before trying again.' },
-  wwwAuthenticate: {
+  wwwAuthenticateBearer: {
     type: 'string',
     description:
-      'The challenge: `Bearer realm="authz", error="…", resource_metadata="…"` on Bearer routes ' +
-      '(no `error` when no token was sent); `Basic realm="authz"` when a client tried HTTP Basic.',
+      'The RFC 6750 challenge: `Bearer realm="authz", error="…", resource_metadata="…"`, naming the ' +
+      'protected-resource metadata (RFC 9728); without `error` when no token was sent.',
+  },
+  wwwAuthenticateBasic: {
+    type: 'string',
+    description: '`Basic realm="authz"`, only when the client tried HTTP Basic.',
   },
   location: { type: 'string', description: 'Where the browser goes next.' },
 } satisfies Record<string, JsonSchema>;

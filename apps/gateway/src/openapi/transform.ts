@@ -111,7 +111,11 @@ function errorBody(status: string, { errorFormat, authChallenge }: NonNullable<R
 
 function errorHeaders(status: string, { authChallenge }: NonNullable<RouteOptions['config']>) {
   if (status === '429') return { headers: { 'Retry-After': headers.retryAfter } };
-  if (status === '401' && authChallenge) return { headers: { 'WWW-Authenticate': headers.wwwAuthenticate } };
+  if (status === '401' && authChallenge) {
+    const challenge =
+      authChallenge === 'Bearer' ? headers.wwwAuthenticateBearer : headers.wwwAuthenticateBasic;
+    return { headers: { 'WWW-Authenticate': challenge } };
+  }
   return {};
 }
 
