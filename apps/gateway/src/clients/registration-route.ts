@@ -40,7 +40,10 @@ const registrationResponse = {
     },
     jwks: { type: 'object', additionalProperties: true },
     jwks_uri: { type: 'string' },
-    is_agent: { type: 'boolean', description: 'Whether the client registered as an AI agent.' },
+    is_agent: {
+      type: 'boolean',
+      description: 'Whether the client registered as an agent (acting for users through token exchange).',
+    },
     agent_scope_modes: { type: 'string', description: 'When registered: the agent scope cap.' },
   },
 } as const;

@@ -10,7 +10,7 @@ export function openApiDocument(app: FastifyInstance): string {
 }
 
 /**
- * GET /openapi.json: public and cacheable like the discovery documents; CORS so that API tools
+ * GET /openapi.json: public and cacheable like the discovery documents; CORS so that API clients
  * in a browser can load it. Built once, on the first request (the routes are all known by then).
  */
 export async function openApiRoute(app: FastifyInstance) {

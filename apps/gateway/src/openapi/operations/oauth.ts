@@ -417,7 +417,7 @@ export const oauthOperations: OperationDocs = {
             type: 'boolean',
             default: false,
             description:
-              'Registers an AI agent, which may act for users through token exchange (self-asserted).',
+              'Registers an agent, which may act for users through token exchange (self-asserted).',
           },
           agent_scope_modes: {
             type: 'string',
