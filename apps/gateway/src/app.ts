@@ -2,7 +2,8 @@ import type { Logger } from '@authz/shared/logger';
 import { warmUp } from '@authz/shared/health';
 import { createRedisClient, whenReady } from '@authz/shared/redis';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { GatewayEnv } from './config/env.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import { corsPlugin } from './plugins/cors.js';
@@ -28,11 +29,21 @@ import { introspectRoute } from './oauth/introspect-route.js';
 import { revokeRoute } from './oauth/revoke-route.js';
 import { tokenRoute } from './oauth/token-route.js';
 import { userInfoRoute } from './oauth/userinfo-route.js';
+import { openApiPlugin } from './openapi/plugin.js';
+import { openApiRoute } from './openapi/route.js';
 import { walletRoutes } from './wallet/routes.js';
 
 export interface GatewayDeps {
   env: GatewayEnv;
   logger: Logger;
+  /**
+   * A Redis client to use instead of connecting to env.redisUrl; the caller owns it (ready or
+   * not, and closing it). The OpenAPI document is written from an app built with one that
+   * never connects (docs/openapi.md).
+   */
+  redis?: Redis;
+  /** Told of every route as it is registered, HEAD and OPTIONS included (docs/openapi.md). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface GatewayApp {
@@ -43,13 +54,8 @@ export interface GatewayApp {
 }
 
 /** Builds the public HTTP surface; main.ts and tests both listen on what it returns. */
-export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<GatewayApp> {
-  const redis = createRedisClient(env.redisUrl, {
-    name: 'gateway',
-    keyPrefix: env.redisKeyPrefix,
-    failFast: true,
-  });
-  await warmUp('cache', () => whenReady(redis), logger);
+export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Promise<GatewayApp> {
+  const redis = deps.redis ?? (await connectRedis(env, logger));
   const upstreams = new Upstreams(env.services);
   const metrics = createGatewayMetrics();
   const app = Fastify({
@@ -85,8 +91,9 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   });
   app.addHook('onClose', async () => {
     upstreams.close();
-    await redis.quit().catch(() => redis.disconnect());
+    if (!deps.redis) await redis.quit().catch(() => redis.disconnect());
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   await app.register(requestContextPlugin);
   await app.register(errorHandlerPlugin, { resourceMetadataUrl: protectedResourceMetadataUrl(env.issuer) });
@@ -101,6 +108,9 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   await app.register(fastifyCookie, { hook: false });
   registerJsonParser(app);
   registerFormParser(app);
+  // Before every route: the document is made from the routes registered after it.
+  await app.register(openApiPlugin, { issuer: env.issuer });
+  await app.register(openApiRoute);
   await app.register(systemRoutes, { redis, upstreams, metrics: metrics.registry });
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
@@ -126,6 +136,16 @@ export async function buildGatewayApp({ env, logger }: GatewayDeps): Promise<Gat
   });
 
   return { app, metrics, close: () => app.close() };
+}
+
+async function connectRedis(env: GatewayEnv, logger: Logger): Promise<Redis> {
+  const redis = createRedisClient(env.redisUrl, {
+    name: 'gateway',
+    keyPrefix: env.redisKeyPrefix,
+    failFast: true,
+  });
+  await warmUp('cache', () => whenReady(redis), logger);
+  return redis;
 }
 
 /**

@@ -26,11 +26,11 @@ export const userViewSchema = {
   required: ['id', 'email', 'emailVerified', 'realmId', 'createdAt', 'updatedAt'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string' },
+    id: { type: 'string', description: 'The user id, `sub` of their tokens.' },
     email: { type: 'string' },
-    emailVerified: { type: 'boolean' },
+    emailVerified: { type: 'boolean', description: 'Whether the verification link was followed.' },
     realmId: { type: 'string' },
-    createdAt: { type: 'integer' },
-    updatedAt: { type: ['integer', 'null'] },
+    createdAt: { type: 'integer', description: 'Epoch milliseconds.' },
+    updatedAt: { type: ['integer', 'null'], description: 'Epoch milliseconds; null until first changed.' },
   },
 } as const;

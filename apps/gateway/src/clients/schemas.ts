@@ -6,50 +6,73 @@ const nullableString = { type: ['string', 'null'], maxLength: 4096 } as const;
 
 /** Settable fields; others (clientId, clientSecret, developerId, ...) are ignored (interface.md 4.7). */
 const settings = {
-  name: { type: 'string', maxLength: 1024 },
-  description: nullableString,
-  redirectUris: stringList,
-  scopes: stringList,
-  grantTypes: stringList,
-  responseTypes: stringList,
-  tokenEndpointAuthMethod: { type: 'string', maxLength: 64 },
+  name: { type: 'string', maxLength: 1024, description: 'Shown to users on the consent page.' },
+  description: { ...nullableString, description: 'Free text for the developer; null clears it.' },
+  redirectUris: {
+    ...stringList,
+    description:
+      'Absolute https URLs, or http on a loopback address (127.0.0.1, [::1], localhost); compared exactly.',
+  },
+  scopes: { ...stringList, description: "The scopes the client may ask for, within the realm's policy." },
+  grantTypes: {
+    ...stringList,
+    description: '`authorization_code`, `refresh_token` and/or `client_credentials`.',
+  },
+  responseTypes: { ...stringList, description: '`code`, with the authorization_code grant.' },
+  tokenEndpointAuthMethod: {
+    type: 'string',
+    maxLength: 64,
+    description:
+      '`client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none` (a public client).',
+  },
   // docs/decisions.md #16 (extension): keys for private_key_jwt.
-  jwks: { type: ['object', 'null'] },
-  jwksUri: nullableString,
+  jwks: { type: ['object', 'null'], description: 'A JWK Set of public keys for private_key_jwt.' },
+  jwksUri: { ...nullableString, description: 'Where the JWK Set for private_key_jwt is published.' },
 } as const;
 
 export const createClientBody = { type: 'object', required: ['name'], properties: settings } as const;
 
 export const updateClientBody = {
   type: 'object',
-  properties: { ...settings, enabled: { type: 'boolean' } },
+  properties: {
+    ...settings,
+    enabled: { type: 'boolean', description: 'A disabled client can neither authorize nor get tokens.' },
+  },
 } as const;
 
 export const clientParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string', maxLength: 255 } },
+  properties: {
+    id: { type: 'string', maxLength: 255, description: 'The record `id` or the OAuth `clientId`.' },
+  },
 } as const;
 
 export const apiKeyParams = {
   type: 'object',
   required: ['id', 'keyId'],
-  properties: { id: { type: 'string', maxLength: 255 }, keyId: { type: 'string', maxLength: 255 } },
+  properties: {
+    id: { type: 'string', maxLength: 255, description: 'The record `id` or the OAuth `clientId`.' },
+    keyId: { type: 'string', maxLength: 255, description: 'The API key `id`.' },
+  },
 } as const;
 
 export const createApiKeyBody = {
   type: 'object',
   required: ['name'],
-  properties: { name: { type: 'string', maxLength: 1024 } },
+  properties: { name: { type: 'string', maxLength: 1024, description: 'A label for the key.' } },
 } as const;
 
-const timestamp = { type: 'integer' } as const;
-const nullableTimestamp = { type: ['integer', 'null'] } as const;
+const timestamp = { type: 'integer', description: 'Epoch milliseconds.' } as const;
+const nullableTimestamp = {
+  type: ['integer', 'null'],
+  description: 'Epoch milliseconds; null when never.',
+} as const;
 const strings = { type: 'array', items: { type: 'string' } } as const;
 
 const clientProperties = {
-  id: { type: 'string' },
-  clientId: { type: 'string' },
+  id: { type: 'string', description: 'The record id.' },
+  clientId: { type: 'string', description: 'The OAuth client_id.' },
   name: { type: 'string' },
   description: { type: ['string', 'null'] },
   redirectUris: strings,
@@ -58,7 +81,7 @@ const clientProperties = {
   responseTypes: strings,
   tokenEndpointAuthMethod: { type: 'string' },
   enabled: { type: 'boolean' },
-  requirePkce: { type: 'boolean' },
+  requirePkce: { type: 'boolean', description: 'Always true: every client uses PKCE.' },
   createdAt: timestamp,
   updatedAt: timestamp,
   lastUsedAt: nullableTimestamp,
@@ -77,7 +100,13 @@ export const clientWithSecret = {
   type: 'object',
   required: Object.keys(clientProperties),
   additionalProperties: false,
-  properties: { ...clientProperties, clientSecret: { type: 'string' } },
+  properties: {
+    ...clientProperties,
+    clientSecret: {
+      type: 'string',
+      description: 'The client secret, shown this once (confidential clients).',
+    },
+  },
 } as const;
 
 export const clientList = {
@@ -89,10 +118,10 @@ export const clientList = {
 
 const apiKeyProperties = {
   id: { type: 'string' },
-  clientId: { type: 'string' },
+  clientId: { type: 'string', description: 'The record id of the client.' },
   name: { type: 'string' },
-  prefix: { type: 'string' },
-  last4: { type: 'string' },
+  prefix: { type: 'string', description: 'The first 11 characters of the key (`ak_` and 8 hex).' },
+  last4: { type: 'string', description: 'The last 4 characters of the key.' },
   createdAt: timestamp,
   lastUsedAt: nullableTimestamp,
   revokedAt: nullableTimestamp,
@@ -111,7 +140,10 @@ export const apiKeyWithKey = {
   type: 'object',
   required: [...Object.keys(apiKeyProperties), 'key'],
   additionalProperties: false,
-  properties: { ...apiKeyProperties, key: { type: 'string' } },
+  properties: {
+    ...apiKeyProperties,
+    key: { type: 'string', description: 'The plaintext key (`ak_` and 64 hex), shown this once.' },
+  },
 } as const;
 
 export const apiKeyList = {

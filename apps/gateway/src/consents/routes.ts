@@ -14,11 +14,11 @@ const consentView = {
   required: ['id', 'clientId', 'clientName', 'scopes', 'grantedAt'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string' },
+    id: { type: 'string', description: 'The consent id, for DELETE /consents/{id}.' },
     clientId: { type: 'string' },
     clientName: { type: 'string' },
-    scopes: { type: 'array', items: { type: 'string' } },
-    grantedAt: { type: 'integer' },
+    scopes: { type: 'array', items: { type: 'string' }, description: 'The scopes granted to the client.' },
+    grantedAt: { type: 'integer', description: 'Epoch milliseconds.' },
   },
 } as const;
 
@@ -26,7 +26,10 @@ const consentList = {
   type: 'object',
   required: ['consents', 'csrfToken'],
   additionalProperties: false,
-  properties: { consents: { type: 'array', items: consentView }, csrfToken: { type: 'string' } },
+  properties: {
+    consents: { type: 'array', items: consentView },
+    csrfToken: { type: 'string', description: "The session's CSRF token, for the X-CSRF-Token header." },
+  },
 } as const;
 
 /** docs/decisions.md #20: the interface.md 7 envelope plus an empty list, and no csrfToken. */
@@ -45,7 +48,7 @@ const signedOut = {
 const consentParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string', maxLength: 128 } },
+  properties: { id: { type: 'string', maxLength: 128, description: 'The consent id.' } },
 } as const;
 
 /**

@@ -32,16 +32,28 @@ const introspectionResponse = {
   required: ['active'],
   additionalProperties: false,
   properties: {
-    active: { type: 'boolean' },
-    sub: { type: 'string' },
-    client_id: { type: 'string' },
-    scope: { type: 'string' },
-    aud: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    active: {
+      type: 'boolean',
+      description: 'Whether the token is valid now; when false, nothing else is said.',
+    },
+    sub: { type: 'string', description: 'The user id, or the client id for client_credentials tokens.' },
+    client_id: { type: 'string', description: 'The client the token was issued to.' },
+    scope: { type: 'string', description: 'Space-separated scopes, when the token has any.' },
+    aud: {
+      anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+      description: 'The audience exactly as in the token: one string or a list.',
+    },
     iss: { type: 'string' },
-    exp: { type: 'integer' },
-    iat: { type: 'integer' },
-    token_type: { type: 'string' },
-    act: actorSchema(ACTOR_DEPTH),
+    exp: { type: 'integer', description: 'Expiry, epoch seconds.' },
+    iat: { type: 'integer', description: 'Issue time, epoch seconds.' },
+    token_type: {
+      type: 'string',
+      description: '`Bearer` for an access token, `refresh_token` for a refresh token.',
+    },
+    act: {
+      ...actorSchema(ACTOR_DEPTH),
+      description: 'A delegated token (RFC 8693 section 4.1): who acts, nested for a chain of actors.',
+    },
   },
 } as const;
 

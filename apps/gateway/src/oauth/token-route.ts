@@ -18,13 +18,22 @@ const tokenResponse = {
   required: ['access_token', 'expires_in', 'token_type'],
   additionalProperties: false,
   properties: {
-    access_token: { type: 'string' },
-    refresh_token: { type: 'string' },
-    id_token: { type: 'string' },
-    expires_in: { type: 'integer' },
-    token_type: { type: 'string' },
-    scope: { type: 'string' },
-    issued_token_type: { type: 'string' },
+    access_token: {
+      type: 'string',
+      description: 'The access token (a JWT); for a token exchange asking for it, the ID-JAG.',
+    },
+    refresh_token: {
+      type: 'string',
+      description: 'With `offline_access` (authorization_code) and on every refresh; rotates on each use.',
+    },
+    id_token: { type: 'string', description: 'The OpenID Connect ID token, when `openid` was granted.' },
+    expires_in: { type: 'integer', description: 'Seconds until the access token expires.' },
+    token_type: { type: 'string', description: '`Bearer` (`N_A` for an ID-JAG).' },
+    scope: { type: 'string', description: 'The granted scopes, space-separated; absent when none.' },
+    issued_token_type: {
+      type: 'string',
+      description: 'Token exchange only (RFC 8693): what `access_token` is.',
+    },
   },
 } as const;
 

@@ -18,9 +18,9 @@ const userInfoResponse = {
   required: ['sub'],
   additionalProperties: false,
   properties: {
-    sub: { type: 'string' },
-    email: { type: 'string' },
-    email_verified: { type: 'boolean' },
+    sub: { type: 'string', description: 'The user id.' },
+    email: { type: 'string', description: 'With the `email` scope.' },
+    email_verified: { type: 'boolean', description: 'With `email`, never without it.' },
   },
 } as const;
 

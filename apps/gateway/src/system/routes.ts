@@ -19,12 +19,15 @@ const healthBody = {
   additionalProperties: false,
   properties: {
     status: { type: 'string', enum: ['ok', 'unhealthy'] },
-    timestamp: { type: 'string' },
+    timestamp: { type: 'string', description: 'When checked, ISO 8601.' },
     services: {
       type: 'object',
       required: ['database', 'cache'],
       additionalProperties: false,
-      properties: { database: connectionState, cache: connectionState },
+      properties: {
+        database: { ...connectionState, description: "Every data-owning service's database." },
+        cache: { ...connectionState, description: 'Redis.' },
+      },
     },
   },
 } as const;

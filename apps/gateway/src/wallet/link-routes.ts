@@ -18,9 +18,9 @@ const linkStarted = {
   required: ['handle', 'invocation_uri', 'expires_at'],
   additionalProperties: false,
   properties: {
-    handle: { type: 'string' },
-    invocation_uri: { type: 'string' },
-    expires_at: { type: 'integer' },
+    handle: { type: 'string', description: 'Names the flow in GET /auth/link/wallet/{handle}.' },
+    invocation_uri: { type: 'string', description: 'The link (or QR code content) that opens the wallet.' },
+    expires_at: { type: 'integer', description: 'When the flow expires, epoch milliseconds.' },
   },
 } as const;
 
@@ -29,8 +29,13 @@ const linkPoll = {
   required: ['status'],
   additionalProperties: false,
   properties: {
-    status: { type: 'string', enum: ['pending', 'linked', 'conflict', 'expired', 'rejected'] },
-    message: { type: 'string' },
+    status: {
+      type: 'string',
+      enum: ['pending', 'linked', 'conflict', 'expired', 'rejected'],
+      description:
+        '`pending` until the wallet answers; `conflict`: the credential is linked to another account.',
+    },
+    message: { type: 'string', description: 'More about the outcome, for people.' },
   },
 } as const;
 

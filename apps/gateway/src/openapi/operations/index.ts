@@ -1,0 +1,19 @@
+import type { OperationDocs } from '../types.js';
+import { accountOperations } from './accounts.js';
+import { consentOperations } from './consents.js';
+import { developerOperations } from './developer.js';
+import { discoveryOperations } from './discovery.js';
+import { oauthOperations } from './oauth.js';
+import { systemOperations } from './system.js';
+import { walletOperations } from './wallet.js';
+
+/** Every documented operation, by method and OpenAPI path (types.ts). */
+export const operations: OperationDocs = {
+  ...systemOperations,
+  ...discoveryOperations,
+  ...accountOperations,
+  ...oauthOperations,
+  ...developerOperations,
+  ...consentOperations,
+  ...walletOperations,
+};
