@@ -18,8 +18,6 @@ export { findDataApps, findWorkspaceRoot } from './workspace.js';
 export type { DataApp } from './workspace.js';
 export { probeService, serviceTestEnv, testLogger } from './service-probe.js';
 export type { ServiceProbe } from './service-probe.js';
-export { TestSmtpSink } from './smtp-sink.js';
-export type { CapturedMail } from './smtp-sink.js';
 export { TestDocumentServer } from './document-server.js';
 export type { CannedResponse } from './document-server.js';
 export { isAddressInUse, spareTestPort } from './spare-port.js';
