@@ -19,5 +19,5 @@ export type { DataApp } from './workspace.js';
 export { probeService, serviceTestEnv, testLogger } from './service-probe.js';
 export type { ServiceProbe } from './service-probe.js';
 export { TestDocumentServer } from './document-server.js';
-export type { CannedResponse } from './document-server.js';
+export type { CannedResponse, DocumentServerOptions } from './document-server.js';
 export { isAddressInUse, spareTestPort } from './spare-port.js';
