@@ -3,7 +3,7 @@ import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { InternalError, NotFoundError } from '@authz/shared/errors';
 import { GrpcServer } from '@authz/shared/grpc';
 import { testLogger } from '@authz/shared/testing';
-import type { FakeIdentity } from './fake-identity.js';
+import type { FakeIdentity } from '@authz/shared/testing/fake-identity';
 
 export const FAKE_ISSUER = 'https://issuer.example';
 /** The origin of every fake client's redirect URI. */
@@ -79,7 +79,7 @@ export class FakeAuthorization {
         });
         const pending = this.pending.get(handle);
         if (!pending) throw new NotFoundError();
-        if (!sessionToken || !this.identity.sessions.has(sessionToken)) {
+        if (!sessionToken || !this.identity.browserSessions.has(sessionToken)) {
           // Spec flow: no valid session, back to sign-in; the handle is not consumed.
           return { outcome: wireOutcome({ redirectTo: `${FAKE_ISSUER}/ui/login?handle=${handle}` }) };
         }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startConsentUi, type RunningConsentUi } from './consent-ui-harness.js';
 import { FakeAuthorization } from './fake-authorization.js';
-import { FakeIdentity } from './fake-identity.js';
+import { FakeIdentity } from '@authz/shared/testing/fake-identity';
 
 export interface ConsentUiFixture {
   readonly ui: RunningConsentUi;

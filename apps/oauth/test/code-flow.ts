@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AuthorizeResponse } from '@authz/proto/oauth/v1/oauth';
 import { expect } from 'vitest';
 import type { FakeClient } from './fake-clients.js';
-import type { FakeBrowserSession, FakeIdentity, FakeUser } from './fake-identity.js';
+import type { FakeBrowserSession, FakeIdentity, FakeUser } from '@authz/shared/testing/fake-identity';
 import type { RunningOAuth } from './oauth-harness.js';
 import { form, origin } from './token-management.js';
 

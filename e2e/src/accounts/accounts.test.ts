@@ -50,7 +50,7 @@ describe('register, verify by email, login', () => {
     expect(before.status).toBe(200);
     expect((await verifyAccessToken(before.body.access_token)).payload.email_verified).toBe(false);
 
-    const mail = await context.smtp.waitFor((message) => message.to.includes(email));
+    const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email));
     const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='));
     expect(link).toMatch(new RegExp(`^${context.suite.baseUrl}/auth/verify\\?token=[0-9a-f]{64}$`));
     const verified = await getJson(link!);

@@ -15,10 +15,10 @@ it('delivers a verification mail queued while the SMTP server was down once it i
   expect(registered.status).toBe(201);
   // Let the first delivery attempts fail against the closed port.
   await new Promise((resolve) => setTimeout(resolve, 2500));
-  expect(context.smtp.messages).toEqual([]);
+  expect(context.smtp.received).toEqual([]);
 
   await context.smtp.start();
-  const mail = await context.smtp.waitFor((message) => message.to.includes(email), 30_000);
+  const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email), 30_000);
   expect(mail.links.some((link) => link.startsWith(`${context.suite.baseUrl}/auth/verify?token=`))).toBe(
     true,
   );

@@ -42,7 +42,7 @@ describe('logs', () => {
   it('carry no password, secret, code or token, through successes and failures', async () => {
     const { suite } = flow;
     const user = await newUser(flow);
-    const mail = await flow.smtp.waitFor((message) => message.to.includes(user.email));
+    const mail = await flow.smtp.waitFor((message) => message.envelopeTo.includes(user.email));
     const verificationToken = new URL(mail.links.find((link) => link.includes('token='))!).searchParams.get(
       'token',
     )!;

@@ -51,7 +51,7 @@ describe('secrets at rest', () => {
     expect(
       (await call(suite, 'POST', '/auth/register', { body: { email, password: PASSWORD } })).status,
     ).toBe(201);
-    const mail = await flow.smtp.waitFor((message) => message.to.includes(email));
+    const mail = await flow.smtp.waitFor((message) => message.envelopeTo.includes(email));
     const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='))!;
     const verificationToken = new URL(link).searchParams.get('token')!;
     expect((await fetch(link)).status).toBe(200);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { TestSmtpSink } from '@authz/shared/testing';
+import type { SmtpSink } from '@authz/shared/smtp-sink';
 import { Redis } from 'ioredis';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -21,7 +21,7 @@ export const INVALID_CSRF = { error: 'invalid_csrf_token', statusCode: 400, code
 
 export interface CodeFlowContext {
   readonly suite: Suite;
-  readonly smtp: TestSmtpSink;
+  readonly smtp: SmtpSink;
   /** A developer token that owns the clients the tests create. */
   readonly developer: string;
   /** This file's Redis (the services' keys under `redisPrefix`). */
@@ -108,7 +108,7 @@ export async function newUser(flow: CodeFlowContext, { verified = false } = {}):
 
 /** Follows the link of the verification mail sent to `email`. */
 export async function verifyEmail(flow: CodeFlowContext, email: string): Promise<void> {
-  const mail = await flow.smtp.waitFor((message) => message.to.includes(email));
+  const mail = await flow.smtp.waitFor((message) => message.envelopeTo.includes(email));
   const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='));
   expect((await fetch(link!)).status).toBe(200);
 }

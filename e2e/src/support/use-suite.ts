@@ -1,4 +1,5 @@
-import { TestSmtpSink, useTestEnvironment, type TestEnvironment } from '@authz/shared/testing';
+import { SmtpSink } from '@authz/shared/smtp-sink';
+import { useTestEnvironment, type TestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { startSuite, type Suite, type SuiteOptions } from './suite.js';
 
@@ -6,7 +7,7 @@ export interface SuiteContext {
   /** Valid inside tests (after this file's beforeAll). */
   readonly suite: Suite;
   /** The SMTP sink the mailer-worker delivers to, when asked for. */
-  readonly smtp: TestSmtpSink;
+  readonly smtp: SmtpSink;
   /** This file's own database, for looking at what the services stored. */
   readonly databaseUrl: string;
   /** This file's database, Redis and key prefix. */
@@ -30,11 +31,11 @@ export interface UseSuiteOptions extends Omit<
 export function useSuite(options: UseSuiteOptions = {}): SuiteContext {
   const environment = useTestEnvironment();
   let suite: Suite | undefined;
-  let smtp: TestSmtpSink | undefined;
+  let smtp: SmtpSink | undefined;
   const { smtp: withSmtp, ...suiteOptions } = options;
 
   beforeAll(async () => {
-    if (withSmtp) smtp = await TestSmtpSink.start();
+    if (withSmtp) smtp = await SmtpSink.start({ closeTimeoutMs: 100 });
     suite = await startSuite({
       ...suiteOptions,
       databaseUrl: environment.databaseUrl,

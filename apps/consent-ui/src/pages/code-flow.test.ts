@@ -40,7 +40,7 @@ describe('hosted code flow', () => {
     expect(resumed.status).toBe(302);
     const consentUrl = path(resumed.location!);
     const handle = consentUrl.searchParams.get('handle')!;
-    const session = fixture.identity.sessions.get(jar['__Host-service_session']!)!;
+    const session = fixture.identity.browserSessions.get(jar['__Host-service_session']!)!;
     authorization.prompts.set(handle, {
       sessionToken: session.token,
       clientName: 'Acme Notes',

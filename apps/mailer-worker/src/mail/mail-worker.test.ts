@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from '@authz/shared/logger';
+import { SmtpSink } from '@authz/shared/smtp-sink';
 import { serviceTestEnv, spareTestPort, testLogger, useTestEnvironment } from '@authz/shared/testing';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildMailerWorkerApp, loadMailerWorkerEnv } from '../app.js';
-import { SmtpSink } from '../../test/smtp-sink.js';
 import { createMailMetrics } from './mail-metrics.js';
 import {
   MAIL_QUEUE_NAME,
@@ -53,9 +53,9 @@ function verificationJob(): VerificationEmailJob {
 }
 
 async function startSink(port = 0): Promise<{ sink: SmtpSink; port: number }> {
-  const sink = new SmtpSink();
-  const listening = await sink.listen(port);
-  cleanups.push(() => sink.close());
+  const sink = new SmtpSink({ port, closeTimeoutMs: 100 });
+  const listening = await sink.start();
+  cleanups.push(() => sink.stop());
   return { sink, port: listening };
 }
 
@@ -113,7 +113,7 @@ describe('mail worker', () => {
     const id = randomUUID();
 
     await queue.add(VERIFICATION_EMAIL_JOB, data, verificationEmailJobOptions(id));
-    await sink.waitFor(() => sink.received.length === 1);
+    await sink.waitUntil(() => sink.received.length === 1);
 
     const [mail] = sink.received;
     expect(mail?.subject).toBe(VERIFICATION_EMAIL_SUBJECT);
@@ -147,7 +147,7 @@ describe('mail worker', () => {
     });
     await waitForJob(id, (job) => job.attemptsMade >= 2);
     const { sink } = await startSink(port);
-    await sink.waitFor(() => sink.received.length === 1);
+    await sink.waitUntil(() => sink.received.length === 1);
 
     expect(sink.received[0]?.text).toContain(data.verifyUrl);
     const job = await waitForJob(id, (candidate) => candidate.finishedOn !== undefined);
@@ -192,7 +192,7 @@ describe('mail worker', () => {
     const id = randomUUID();
 
     await crashQueue.add(VERIFICATION_EMAIL_JOB, data, verificationEmailJobOptions(id));
-    await sink.waitFor(() => sink.stalledCount === 1);
+    await sink.waitUntil(() => sink.stalledCount === 1);
     // The crash: the process stops talking to Redis (no lock renewal, no completion) and
     // its SMTP connection drops before the server accepted the message.
     first.connection.disconnect();
@@ -205,7 +205,7 @@ describe('mail worker', () => {
       await second.worker.close();
       second.connection.disconnect();
     });
-    await sink.waitFor(() => sink.received.length === 1);
+    await sink.waitUntil(() => sink.received.length === 1);
 
     expect(sink.received[0]?.text).toContain(data.verifyUrl);
     await waitForJob(id, (job) => job.finishedOn !== undefined, { from: crashQueue });

@@ -3,7 +3,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FakeIdentity } from '../../test/fake-identity.js';
+import { FakeIdentity } from '@authz/shared/testing/fake-identity';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 const environment = useTestEnvironment();

@@ -3,7 +3,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeFields, CodeFlow, handleOf, ISSUER, pkcePair, redirectOf } from '../../test/code-flow.js';
 import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
-import { FakeIdentity } from '../../test/fake-identity.js';
+import { FakeIdentity } from '@authz/shared/testing/fake-identity';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 // interface.md 4.3 /oauth/authorize: the ordered checks (docs/authorization.md #1-#6).

@@ -2,7 +2,7 @@ import { InvalidClientError, InvalidScopeError, UnauthorizedClientError } from '
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
-import { FakeIdentity } from '../../test/fake-identity.js';
+import { FakeIdentity } from '@authz/shared/testing/fake-identity';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 // The token endpoint with clients authenticated by the clients service (docs/tokens.md #16-#19).

@@ -3,7 +3,7 @@ import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeFlow } from '../../test/code-flow.js';
 import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { FakeIdentity, type FakeUser } from '@authz/shared/testing/fake-identity';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 import { openTestRegistry } from '../../test/test-registry.js';
 import { form, origin } from '../../test/token-management.js';

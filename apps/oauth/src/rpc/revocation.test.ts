@@ -2,7 +2,7 @@ import { InvalidClientError, InvalidGrantError } from '@authz/shared/errors';
 import { useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClients, type FakeClient } from '../../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { FakeIdentity, type FakeUser } from '@authz/shared/testing/fake-identity';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 import { RefreshTokenIssuer } from '../../test/refresh-token-issuer.js';
 import { form, introspectionBody, origin } from '../../test/token-management.js';

@@ -14,7 +14,7 @@ import { decodeProtectedHeader } from 'jose';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClients } from '../../test/fake-clients.js';
-import { FakeIdentity, type FakeUser } from '../../test/fake-identity.js';
+import { FakeIdentity, type FakeUser } from '@authz/shared/testing/fake-identity';
 import { oauthTestSource, startOAuth, type RunningOAuth } from '../../test/oauth-harness.js';
 
 const environment = useTestEnvironment();

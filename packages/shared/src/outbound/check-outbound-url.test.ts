@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPublicDocument, type OutboundPolicy } from './index.js';
-import { startTestDocumentServer, type TestDocumentServer } from './test-document-server.js';
+import { TestDocumentServer } from '../testing/document-server.js';
 
 const strict: OutboundPolicy = { maxBytes: 65_536, timeoutMs: 5_000, allowInsecureLoopback: false };
 const loopbackAllowed: OutboundPolicy = { ...strict, allowInsecureLoopback: true };
@@ -8,8 +8,10 @@ const loopbackAllowed: OutboundPolicy = { ...strict, allowInsecureLoopback: true
 describe('fetchPublicDocument URL rules', () => {
   let server: TestDocumentServer;
   beforeAll(async () => {
-    server = await startTestDocumentServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    server = await TestDocumentServer.start({
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      },
     });
   });
   afterAll(() => server.close());

@@ -6,7 +6,7 @@ import {
   type OutboundFailureReason,
   type OutboundPolicy,
 } from './index.js';
-import { startTestDocumentServer, type TestDocumentServer } from './test-document-server.js';
+import { TestDocumentServer } from '../testing/document-server.js';
 
 const MAX_BYTES = 2048;
 const policy: OutboundPolicy = { maxBytes: MAX_BYTES, timeoutMs: 5_000, allowInsecureLoopback: true };
@@ -60,10 +60,12 @@ async function failureReason(promise: Promise<unknown>): Promise<OutboundFailure
 describe('fetchPublicDocument', () => {
   let server: TestDocumentServer;
   beforeAll(async () => {
-    server = await startTestDocumentServer((request, response) => {
-      const route = routes[request.url ?? ''];
-      if (route) route(request, response);
-      else response.writeHead(500).end();
+    server = await TestDocumentServer.start({
+      handler: (request, response) => {
+        const route = routes[request.url ?? ''];
+        if (route) route(request, response);
+        else response.writeHead(500).end();
+      },
     });
   });
   afterAll(() => server.close());
@@ -123,7 +125,7 @@ describe('fetchPublicDocument', () => {
   });
 
   it('reports a refused connection as a network failure', async () => {
-    const closed = await startTestDocumentServer(() => {});
+    const closed = await TestDocumentServer.start();
     await closed.close();
     expect(await failureReason(fetchPublicDocument(`${closed.origin}/document`, policy))).toBe('network');
   });

@@ -2,7 +2,7 @@ import type * as Dns from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fetchPublicDocument, type OutboundPolicy } from './index.js';
-import { startTestDocumentServer, type TestDocumentServer } from './test-document-server.js';
+import { TestDocumentServer } from '../testing/document-server.js';
 
 // Canned DNS answers, so the test can show which resolved addresses the agent lets through.
 const answers = vi.hoisted((): Record<string, { address: string; family: number }[]> => ({
@@ -34,8 +34,10 @@ const strict: OutboundPolicy = { maxBytes: 65_536, timeoutMs: 5_000, allowInsecu
 describe('fetchPublicDocument resolved-address rules', () => {
   let server: TestDocumentServer;
   beforeAll(async () => {
-    server = await startTestDocumentServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    server = await TestDocumentServer.start({
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      },
     });
   });
   afterAll(() => server.close());

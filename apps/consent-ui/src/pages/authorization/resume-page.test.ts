@@ -17,7 +17,7 @@ function pendingAuthorization(pending: Partial<FakePending> = {}): string {
 
 describe('GET /ui/resume/{handle}', () => {
   it('passes the session cookie and origin on and follows oauth with a 302; the handle is used', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = pendingAuthorization();
     const cookies = { '__Host-service_session': session.token };
     const page = await fixture.ui.render('GET', `/ui/resume/${handle}`, { cookies });
@@ -50,7 +50,7 @@ describe('GET /ui/resume/{handle}', () => {
   });
 
   it('goes straight to the client when oauth says so', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const redirectTo = 'https://app.example/callback?code=abc&state=s&iss=https%3A%2F%2Fissuer.example';
     const handle = pendingAuthorization({ outcome: { redirectTo } });
     const page = await fixture.ui.render('GET', `/ui/resume/${handle}`, {
@@ -61,7 +61,7 @@ describe('GET /ui/resume/{handle}', () => {
   });
 
   it('shows the authorization error page, never a redirect, when oauth answers one', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = pendingAuthorization({
       outcome: { errorPage: { error: 'invalid_client', errorDescription: 'The client <was> removed' } },
     });

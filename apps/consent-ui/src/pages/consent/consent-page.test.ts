@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { heading, hiddenField, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
 import type { FakePrompt } from '../../../test/fake-authorization.js';
-import type { FakeSession } from '../../../test/fake-identity.js';
+import type { FakeBrowserSession } from '@authz/shared/testing/fake-identity';
 import { expectHtmlPage } from '../../../test/page-shape.js';
 import { useConsentUi } from '../../../test/use-consent-ui.js';
 
@@ -12,7 +12,7 @@ const EXPIRED = 'This sign-in request has expired or was already used';
 const CSRF_BODY = { error: 'invalid_csrf_token', statusCode: 400, code: 'INVALID_CSRF_TOKEN' };
 
 let handles = 0;
-function consentPrompt(session: FakeSession, prompt: Partial<FakePrompt> = {}): string {
+function consentPrompt(session: FakeBrowserSession, prompt: Partial<FakePrompt> = {}): string {
   const handle = `consent-${++handles}`;
   fixture.authorization.prompts.set(handle, {
     sessionToken: session.token,
@@ -26,7 +26,7 @@ function consentPrompt(session: FakeSession, prompt: Partial<FakePrompt> = {}): 
   return handle;
 }
 
-const withSession = (session: FakeSession) => ({ '__Host-service_session': session.token });
+const withSession = (session: FakeBrowserSession) => ({ '__Host-service_session': session.token });
 
 describe('GET /ui/consent', () => {
   it('asks for a session: no cookie, or one that signs nobody in, is the 401 page', async () => {
@@ -40,7 +40,7 @@ describe('GET /ui/consent', () => {
   });
 
   it('shows the client, the scopes in plain words with the new ones marked, and the two buttons', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session, {
       clientName: 'Acme <Notes>',
       scopes: ['openid', 'profile', 'email', 'offline_access', 'notes:<write>'],
@@ -83,7 +83,7 @@ describe('GET /ui/consent', () => {
   });
 
   it('says so when the client asks for no scope', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session, { scopes: [], newScopes: [] });
     const page = await fixture.ui.render('GET', '/ui/consent', {
       query: { handle },
@@ -95,8 +95,8 @@ describe('GET /ui/consent', () => {
   });
 
   it("answers an unknown handle, a missing one and another user's with the expired page", async () => {
-    const session = fixture.identity.openSession(alice);
-    const bobs = consentPrompt(fixture.identity.openSession(bob));
+    const session = fixture.identity.openBrowserSession(alice);
+    const bobs = consentPrompt(fixture.identity.openBrowserSession(bob));
     const queries: Record<string, string>[] = [{ handle: 'never-issued' }, {}, { handle: bobs }];
     for (const query of queries) {
       const page = await fixture.ui.render('GET', '/ui/consent', { query, cookies: withSession(session) });
@@ -107,11 +107,11 @@ describe('GET /ui/consent', () => {
 });
 
 describe('POST /ui/consent', () => {
-  const decide = (session: FakeSession | undefined, form: Record<string, string>) =>
+  const decide = (session: FakeBrowserSession | undefined, form: Record<string, string>) =>
     fixture.ui.render('POST', '/ui/consent', { form, cookies: session ? withSession(session) : {} });
 
   it('Allow: oauth issues a code and the browser goes back to the client', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const page = await decide(session, { handle, csrf_token: session.csrfToken, decision: 'allow' });
     expect(page.status).toBe(303);
@@ -131,7 +131,7 @@ describe('POST /ui/consent', () => {
   });
 
   it('Deny: the browser goes back with access_denied', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const page = await decide(session, { handle, csrf_token: session.csrfToken, decision: 'deny' });
     expect(page.status).toBe(303);
@@ -142,7 +142,7 @@ describe('POST /ui/consent', () => {
   });
 
   it('a decided prompt is used: deciding again is the expired page', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const form = { handle, csrf_token: session.csrfToken, decision: 'allow' };
     expect((await decide(session, form)).status).toBe(303);
@@ -152,7 +152,7 @@ describe('POST /ui/consent', () => {
   });
 
   it('needs a session', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const page = await decide(undefined, { handle, csrf_token: session.csrfToken, decision: 'allow' });
     expectHtmlPage(page, 401);
@@ -164,7 +164,7 @@ describe('POST /ui/consent', () => {
     ['an empty', ''],
     ['a wrong', 'a'.repeat(64)],
   ])('refuses %s CSRF token with exactly the JSON body, deciding nothing', async (_case, token) => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const before = fixture.authorization.calls.filter((call) => call.rpc === 'decideConsent').length;
     const page = await decide(session, {
@@ -180,8 +180,8 @@ describe('POST /ui/consent', () => {
   });
 
   it("refuses another session's CSRF token", async () => {
-    const session = fixture.identity.openSession(alice);
-    const other = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
+    const other = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const page = await decide(session, { handle, csrf_token: other.csrfToken, decision: 'allow' });
     expect(page.status).toBe(400);
@@ -191,7 +191,7 @@ describe('POST /ui/consent', () => {
   it.each([undefined, '', 'maybe', 'ALLOW'])(
     'refuses the decision %s with the 400 page',
     async (decision) => {
-      const session = fixture.identity.openSession(alice);
+      const session = fixture.identity.openBrowserSession(alice);
       const handle = consentPrompt(session);
       const page = await decide(session, {
         handle,
@@ -205,7 +205,7 @@ describe('POST /ui/consent', () => {
   );
 
   it('refuses a decision sent twice', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session);
     const page = await fixture.ui.render('POST', '/ui/consent', {
       cookies: withSession(session),

@@ -62,7 +62,7 @@ describe('GET /ui/login?handle=', () => {
 
   it('shows the form even to a signed-in browser (oauth sent it here to sign in again)', async () => {
     const handle = pendingAuthorization();
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const page = await fixture.ui.render('GET', '/ui/login', {
       query: { handle },
       cookies: { '__Host-service_session': session.token },
@@ -74,7 +74,7 @@ describe('GET /ui/login?handle=', () => {
 
 describe('GET /ui/login without a handle', () => {
   it('shows the signed-in page to a browser with a session', async () => {
-    const session = fixture.identity.openSession(alice);
+    const session = fixture.identity.openBrowserSession(alice);
     const page = await fixture.ui.render('GET', '/ui/login', {
       cookies: { '__Host-service_session': session.token },
     });
@@ -102,7 +102,7 @@ describe('POST /ui/login', () => {
     expect(page.location).toBe(`/ui/resume/${handle}`);
     expect(page.body).toBe('');
     const token = cookiesSet(page)['__Host-service_session']!;
-    expect(fixture.identity.sessions.get(token)?.userId).toBe(alice.id);
+    expect(fixture.identity.browserSessions.get(token)?.userId).toBe(alice.id);
     expect(page.setCookies).toEqual([
       `__Host-service_session=${token}; Path=/; Secure; HttpOnly; SameSite=Lax`,
       '__Host-service_login=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',

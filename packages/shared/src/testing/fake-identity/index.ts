@@ -4,10 +4,15 @@ import {
   InternalError,
   InvalidCredentialsError,
   NotFoundError,
+  RateLimitedError,
   UnauthorizedError,
-} from '@authz/shared/errors';
-import { GrpcServer } from '@authz/shared/grpc';
-import { testLogger } from '@authz/shared/testing';
+  ValidationError,
+} from '../../errors/index.js';
+import { GrpcServer } from '../../grpc/index.js';
+import type { ServiceImplementation } from '../../grpc/index.js';
+import { testLogger } from '../service-probe.js';
+
+export type IdentityImplementation = ServiceImplementation<typeof IdentityService>;
 
 export interface FakeUser {
   id: string;
@@ -28,25 +33,48 @@ export interface FakeBrowserSession {
   csrfToken: string;
 }
 
+export interface RecordedSignIn {
+  email: string;
+  browserSession: boolean;
+  origin: { ip: string; userAgent: string } | undefined;
+}
+
+export interface FakeIdentityOptions {
+  /**
+   * RPCs a test answers its own way, replacing the double's (or its "not implemented"
+   * InternalError for Register, VerifyEmail, ResendVerification, EnsureDeveloper and the wallet
+   * RPCs).
+   */
+  rpcs?: Partial<IdentityImplementation>;
+}
+
 /**
- * A test double of the IdentityService contract (identity is built elsewhere): fixed users,
- * a session per successful CheckCredentials, browser sessions opened by the test, EndSession
- * calls recorded.
+ * A test double of the IdentityService contract for the services that call identity:
+ * users and browser sessions the test sets up, CheckCredentials recorded (an address in
+ * `rateLimited` is refused, a success opens a browser session), GetUser, GetBrowserSession, and
+ * EndSession recorded.
  */
 export class FakeIdentity {
+  /** By user id; delete one to make it unknown. */
   readonly users = new Map<string, FakeUser>();
+  /** By cookie value; delete one to end it. */
   readonly browserSessions = new Map<string, FakeBrowserSession>();
+  readonly signIns: RecordedSignIn[] = [];
+  readonly rateLimited = new Set<string>();
   readonly endedSessions: { sessionId: string; userId: string }[] = [];
-  private readonly server = new GrpcServer({ serviceName: 'identity', logger: testLogger() });
+  /** The bound port once started. */
   port = 0;
+  private readonly server = new GrpcServer({ serviceName: 'identity', logger: testLogger() });
+
+  constructor(private readonly options: FakeIdentityOptions = {}) {}
 
   addUser(email: string, password: string): FakeUser {
-    const user = { id: randomUUID(), email, emailVerified: false, password, verifiedEmails: [] };
+    const user: FakeUser = { id: randomUUID(), email, emailVerified: false, password, verifiedEmails: [] };
     this.users.set(user.id, user);
     return user;
   }
 
-  /** A signed-in browser; `authTime` defaults to now. Delete it from the map to end it. */
+  /** A signed-in browser, as a successful sign-in leaves it; `authTime` defaults to now. */
   openBrowserSession(user: FakeUser, authTime = Math.floor(Date.now() / 1000)): FakeBrowserSession {
     const session = {
       token: randomBytes(32).toString('hex'),
@@ -59,24 +87,42 @@ export class FakeIdentity {
     return session;
   }
 
+  /** Serves on a free loopback port; resolves with `127.0.0.1:<port>`. */
   async start(): Promise<string> {
+    this.server.addService(IdentityService, { ...this.implementation(), ...this.options.rpcs });
+    this.port = await this.server.listen('127.0.0.1', 0);
+    return `127.0.0.1:${this.port}`;
+  }
+
+  close(): Promise<void> {
+    return this.server.close(100);
+  }
+
+  private implementation(): IdentityImplementation {
     const notHere = async (): Promise<never> => {
       throw new InternalError({ detail: 'not implemented by the test double' });
     };
-    this.server.addService(IdentityService, {
+    return {
       register: notHere,
       verifyEmail: notHere,
       resendVerification: notHere,
       ensureDeveloper: notHere,
       signInWithWallet: notHere,
       linkWalletCredential: notHere,
-      checkCredentials: async ({ email, password }) => {
+      checkCredentials: async ({ email, password, browserSession, origin }) => {
+        this.signIns.push({ email, browserSession, origin });
+        if (this.rateLimited.has(email)) throw new RateLimitedError();
+        if (email === '' || password === '') {
+          throw new ValidationError([{ path: email === '' ? 'email' : 'password', message: 'is required' }]);
+        }
         const user = [...this.users.values()].find((candidate) => candidate.email === email);
         if (!user || user.password !== password) throw new InvalidCredentialsError();
+        const session = this.openBrowserSession(user);
         return {
           user: wireUser(user),
-          sessionId: randomUUID(),
-          authTime: BigInt(Math.floor(Date.now() / 1000)),
+          sessionId: session.sessionId,
+          authTime: BigInt(session.authTime),
+          ...(browserSession ? { sessionToken: session.token } : {}),
         };
       },
       getUser: async ({ userId }) => {
@@ -99,13 +145,7 @@ export class FakeIdentity {
           csrfToken: session.csrfToken,
         };
       },
-    });
-    this.port = await this.server.listen('127.0.0.1', 0);
-    return `127.0.0.1:${this.port}`;
-  }
-
-  close(): Promise<void> {
-    return this.server.close(100);
+    };
   }
 }
 
