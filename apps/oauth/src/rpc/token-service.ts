@@ -12,7 +12,7 @@ import type { Introspection } from '../protocol/introspection-result.js';
 import { introspect } from '../protocol/introspection.js';
 import { loginFirstParty } from '../protocol/login-first-party.js';
 import { logout } from '../protocol/logout.js';
-import type { Registry } from '../protocol/registry.js';
+import type { Registry } from '../registry.js';
 import { revoke } from '../protocol/revocation.js';
 import { handleTokenRequest } from '../protocol/token-endpoint.js';
 import { userInfo } from '../protocol/userinfo.js';
