@@ -1,21 +1,3 @@
-import type { StyleSheet } from '../html/style-sheet.js';
-import type { AuthorizationPort } from './authorization-port.js';
-import type { IdentityPort } from './identity-port.js';
-import type { Links } from './links.js';
-import type { WalletLinks } from './wallet-links.js';
-import type { WalletPort } from './wallet-port.js';
-import type { QrCodes } from './wallet-qr-code.js';
-
-/** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
-export interface Registry {
-  identity: IdentityPort;
-  authorization: AuthorizationPort;
-  links: Links;
-  styleSheet: StyleSheet;
-  /** Derived from SECRET_HASH_KEY for the sign-in form alone (cookies/login-csrf.ts). */
-  loginCsrfKey: Buffer;
-  /** wallet-bridge's browser flows (interface.md 4.5 wallet pages). */
-  wallet: WalletPort;
-  walletLinks: WalletLinks;
-  qrCodes: QrCodes;
-}
+// The pages name their dependencies through this module, so they read the same wherever the
+// service builds the registry (src/registry.ts, docs/architecture.md "Inside a service").
+export type { Registry } from '../registry.js';

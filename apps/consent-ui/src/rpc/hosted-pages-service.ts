@@ -3,7 +3,7 @@ import type { ServiceImplementation } from '@authz/shared/grpc';
 import { authorizationErrorPage } from '../pages/error-page.js';
 import { RequestFields, type PageRequest } from '../pages/page-request.js';
 import type { PageResult } from '../pages/page-result.js';
-import type { Registry } from '../pages/registry.js';
+import type { Registry } from '../registry.js';
 import { renderPage } from '../pages/routes.js';
 
 /** HostedPagesService: thin translations between the wire messages and the pages. */
