@@ -8,7 +8,7 @@ import { createClientInvalidations, type ClientInvalidations } from './invalidat
 import { DYNAMIC_GRANT_TYPES, JWT_BEARER_GRANT } from './registration/registration-metadata.js';
 
 /** Everything the features need, built once per app (docs/conventions.md #6). */
-export interface ClientsRegistry {
+export interface Registry {
   prisma: PrismaClient;
   /** Keys carry the service's REDIS_KEY_PREFIX (ioredis keyPrefix). */
   redis: Redis;
@@ -33,7 +33,7 @@ export interface ClientsRegistry {
 export function createRegistry(
   env: ClientsEnv,
   parts: { prisma: PrismaClient; redis: Redis; log: Logger },
-): ClientsRegistry {
+): Registry {
   const outbound = { allowInsecureLoopback: env.allowInsecureLoopback };
   return {
     prisma: parts.prisma,

@@ -9,7 +9,7 @@ import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { ResendLimits } from './verification/resend-limits.js';
 
 /** Everything the features need, built once per app (docs/conventions.md #6). */
-export interface IdentityRegistry {
+export interface Registry {
   prisma: PrismaClient;
   redis: Redis;
   log: Logger;
@@ -28,7 +28,7 @@ export interface IdentityRegistry {
 export async function createRegistry(
   env: IdentityEnv,
   parts: { prisma: PrismaClient; redis: Redis; log: Logger; onMailQueued(): void },
-): Promise<IdentityRegistry> {
+): Promise<Registry> {
   const [hasher, commonPasswords, realm] = await Promise.all([
     createPasswordHasher(env.argon2),
     loadCommonPasswords(),

@@ -3,10 +3,10 @@ import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '@authz/shared/errors';
 import { findOwnedClient } from '../clients/client-lookup.js';
 import type { ApiKey, Client } from '../generated/prisma/client.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
-export type ApiKeyDeps = Pick<ClientsRegistry, 'prisma' | 'secretHashKey' | 'invalidations'>;
+export type ApiKeyDeps = Pick<Registry, 'prisma' | 'secretHashKey' | 'invalidations'>;
 
 /** docs/clients.md #6: `ak_` + 64 hex; lists show the first 11 characters and the last 4. */
 const KEY_PREFIX = 'ak_';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { keyedHash, matchesKeyedHash } from '@authz/shared/crypto';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import type { AuthenticatableClient } from './authenticatable-client.js';
 import { findClient } from '../resolution/find-client.js';
 import {
@@ -12,7 +12,7 @@ import {
 import { verifyClientAssertion } from './verify-client-assertion.js';
 
 export type AuthenticationDeps = Pick<
-  ClientsRegistry,
+  Registry,
   'prisma' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudiences'
 >;
 

@@ -3,14 +3,14 @@ import type { ClientRef, ClientSettings, Owner } from '@authz/proto/clients/v1/c
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { NotFoundError, ValidationError } from '@authz/shared/errors';
 import type { Client } from '../generated/prisma/client.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { applySettings, configOf, CREATE_DEFAULTS, isConfidential } from './client-config.js';
 import { configData } from './client-data.js';
 import { findOwnedClient } from './client-lookup.js';
 import { validateClientConfig } from './validate-client.js';
 
 export type ClientDeps = Pick<
-  ClientsRegistry,
+  Registry,
   'prisma' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations' | 'allowInsecureLoopback'
 >;
 

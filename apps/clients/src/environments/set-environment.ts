@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '@authz/shared/errors';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
 /** docs/decisions.md #14: the environments a client may be in. */
@@ -16,7 +16,7 @@ export function isClientEnvironment(value: string): value is ClientEnvironment {
  * transaction. Publishes an invalidation afterwards (docs/decisions.md #28).
  */
 export async function setClientEnvironment(
-  deps: Pick<ClientsRegistry, 'prisma' | 'invalidations'>,
+  deps: Pick<Registry, 'prisma' | 'invalidations'>,
   id: string,
   environment: string,
 ): Promise<{ clientId: string; revokedKeys: number }> {

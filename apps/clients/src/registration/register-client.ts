@@ -5,7 +5,7 @@ import { isConfidential, type ClientConfig } from '../clients/client-config.js';
 import { configData } from '../clients/client-data.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import type { Client } from '../generated/prisma/client.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { toRegistrationError } from './metadata-problems.js';
 import {
   cappedScopes,
@@ -14,7 +14,7 @@ import {
 } from './registration-metadata.js';
 
 export type RegistrationDeps = Pick<
-  ClientsRegistry,
+  Registry,
   | 'prisma'
   | 'secretHashKey'
   | 'dynamicRegistrationScopes'

@@ -2,9 +2,9 @@ import { InvalidClientError } from '@authz/shared/errors';
 import type { AuthenticatableClient } from '../authentication/authenticatable-client.js';
 import { MetadataDocumentError } from '../cimd/metadata-document.js';
 import { isUuid } from '../clients/uuid.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 
-export type FindClientDeps = Pick<ClientsRegistry, 'prisma' | 'cimd'>;
+export type FindClientDeps = Pick<Registry, 'prisma' | 'cimd'>;
 
 /**
  * interface.md 5 client resolution, shared by AuthenticateClient and ResolveClient: pre-registered

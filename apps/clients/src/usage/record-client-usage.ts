@@ -1,8 +1,8 @@
 import type { ClientUse } from '@authz/proto/clients/v1/clients';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
-export type UsageDeps = Pick<ClientsRegistry, 'prisma'>;
+export type UsageDeps = Pick<Registry, 'prisma'>;
 
 /**
  * Coalesced lastUsedAt (interface.md 2.2, 2.4): the token endpoint batches the uses it saw and reports
