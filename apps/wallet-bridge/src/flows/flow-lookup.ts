@@ -1,9 +1,9 @@
 import { matchesKeyedHash } from '@authz/shared/crypto';
 import type { PresentationRequest } from '../generated/prisma/client.js';
-import type { WalletBridgeRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isIdentifierShaped, type Purpose } from '../requests/presentation-request.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'secretHashKey'>;
+type Deps = Pick<Registry, 'prisma' | 'secretHashKey'>;
 
 /**
  * The flow a browser polls: found by handle, of the expected purpose, and presented with the

@@ -1,11 +1,11 @@
 import type { PresentationRequest } from '../generated/prisma/client.js';
-import type { WalletBridgeRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { STATUS } from '../requests/presentation-request.js';
 import { verifyPresentation } from '../verification/verify-presentation.js';
 import { PresentationRejected, type VerifiedCredential } from '../verification/verified-credential.js';
 import type { WalletConfig } from '../verifier/wallet-config.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'log'>;
+type Deps = Pick<Registry, 'prisma' | 'log'>;
 
 export type Settlement =
   | { kind: 'busy' }

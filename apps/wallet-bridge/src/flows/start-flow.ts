@@ -2,11 +2,11 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { FlowStartedSchema, StartLinkRequest } from '@authz/proto/walletbridge/v1/walletbridge';
 import { constantTimeEqual, randomHexToken } from '@authz/shared/crypto';
 import { InvalidCsrfTokenError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { requireWallet, type Registry } from '../registry.js';
 import { binderHash, randomIdentifier, type Purpose } from '../requests/presentation-request.js';
 import { invocationUri } from '../requests/request-object.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity'>;
+type Deps = Pick<Registry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity'>;
 type FlowStarted = MessageInitShape<typeof FlowStartedSchema>;
 
 /** interface.md 4.5 /ui/wallet-login: a sign-in flow, bound to the browser that started it. */

@@ -1,9 +1,9 @@
 import { NotFoundError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { requireWallet, type Registry } from '../registry.js';
 import { isIdentifierShaped, STATUS } from './presentation-request.js';
 import { signRequestObject } from './request-object.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
+type Deps = Pick<Registry, 'prisma' | 'wallet'>;
 
 /**
  * interface.md 4.9 GET /oid4vp/request/{handle}: the signed request object of a pending, unexpired

@@ -1,10 +1,10 @@
 import type { SubmitResponseRequest } from '@authz/proto/walletbridge/v1/walletbridge';
 import { InvalidRequestError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { requireWallet, type Registry } from '../registry.js';
 import { CREDENTIAL_QUERY_ID } from './dcql-query.js';
 import { isIdentifierShaped, STATUS } from './presentation-request.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
+type Deps = Pick<Registry, 'prisma' | 'wallet'>;
 
 /** RFC 6749 section 4.1.2.1 error codes are printable ASCII. */
 const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
