@@ -13,7 +13,7 @@ import { verifyClientAssertion } from './verify-client-assertion.js';
 
 export type AuthenticationDeps = Pick<
   Registry,
-  'prisma' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudiences'
+  'clients' | 'apiKeys' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudiences'
 >;
 
 export type { PresentedCredentials } from './presented-credentials.js';
@@ -135,9 +135,5 @@ async function matchingApiKeyId(
   if (grantType !== 'client_credentials' || client.environment !== 'development' || !secret || !client.id) {
     return undefined;
   }
-  const key = await deps.prisma.apiKey.findFirst({
-    where: { clientId: client.id, keyHash: keyedHash(deps.secretHashKey, secret), revokedAt: null },
-    select: { id: true },
-  });
-  return key?.id;
+  return deps.apiKeys.findLiveId(client.id, keyedHash(deps.secretHashKey, secret));
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { InvalidClientMetadataError, ValidationError } from '@authz/shared/errors';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { isConfidential, type ClientConfig } from '../clients/client-config.js';
-import { configData } from '../clients/client-data.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import type { Client } from '../generated/prisma/client.js';
 import type { Registry } from '../registry.js';
@@ -15,7 +14,7 @@ import {
 
 export type RegistrationDeps = Pick<
   Registry,
-  | 'prisma'
+  | 'clients'
   | 'secretHashKey'
   | 'dynamicRegistrationScopes'
   | 'allowInsecureLoopback'
@@ -51,17 +50,15 @@ export async function registerClient(deps: RegistrationDeps, metadataJson: strin
   }
   const agentScopeModes = checkAgentScopeModes(metadata, config.scopes);
   const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
-  const client = await deps.prisma.client.create({
-    data: {
-      ...configData(config),
-      clientId,
-      secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
-      isAgent: metadata.isAgent ?? false,
-      agentScopeModes,
-      source: 'dynamic',
-      developerId: null,
-      realmId: null,
-    },
+  const client = await deps.clients.create({
+    config,
+    clientId,
+    secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
+    isAgent: metadata.isAgent ?? false,
+    agentScopeModes,
+    source: 'dynamic',
+    developerId: null,
+    realmId: null,
   });
   return {
     client,
