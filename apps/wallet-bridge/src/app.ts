@@ -36,7 +36,7 @@ export async function buildWalletBridgeApp({ env, logger }: WalletBridgeDeps): P
   app.server
     .addService(PresentationTransportService, transportServiceImplementation(registry))
     .addService(WalletFlowService, flowServiceImplementation(registry));
-  const sweeper = startExpiredRequestSweeper(prisma, logger);
+  const sweeper = startExpiredRequestSweeper(registry.requests, logger);
   return {
     server: app.server,
     metrics: app.metrics,

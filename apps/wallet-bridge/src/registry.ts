@@ -4,11 +4,13 @@ import type { GrpcChannel, ServiceClient } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
 import type { WalletBridgeEnv } from './config/env.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import type { PresentationRequestStore } from './requests/presentation-request-store.js';
+import { PrismaPresentationRequestStore } from './storage/prisma-presentation-request-store.js';
 import { loadWalletConfig, type WalletConfig } from './verifier/wallet-config.js';
 
 /** Everything the features need, built once per app (docs/conventions.md #6). */
 export interface Registry {
-  prisma: PrismaClient;
+  requests: PresentationRequestStore;
   identity: ServiceClient<typeof IdentityService>;
   secretHashKey: Buffer;
   log: Logger;
@@ -22,7 +24,7 @@ export function createRegistry(
   parts: { prisma: PrismaClient; identityChannel: GrpcChannel; log: Logger },
 ): Registry {
   return {
-    prisma: parts.prisma,
+    requests: new PrismaPresentationRequestStore(parts.prisma),
     identity: parts.identityChannel.service(IdentityService),
     secretHashKey: env.secretHashKey,
     log: parts.log,

@@ -11,7 +11,7 @@ import { isPastSettling, STATUS } from '../requests/presentation-request.js';
 import { findBoundFlow } from './flow-lookup.js';
 import { settleAnsweredFlow } from './settle-flow.js';
 
-type Deps = Pick<Registry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
+type Deps = Pick<Registry, 'requests' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
 type Outcome = MessageInitShape<typeof GetLinkOutcomeResponseSchema>;
 
 /** interface.md 3: one fixed sentence per status; a rejection never says which check failed. */

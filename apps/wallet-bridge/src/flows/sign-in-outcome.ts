@@ -10,7 +10,7 @@ import { isPastSettling, STATUS } from '../requests/presentation-request.js';
 import { findBoundFlow } from './flow-lookup.js';
 import { settleAnsweredFlow } from './settle-flow.js';
 
-type Deps = Pick<Registry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
+type Deps = Pick<Registry, 'requests' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
 type Outcome = MessageInitShape<typeof GetSignInOutcomeResponseSchema>;
 
 const PENDING: Outcome = { status: SignInStatus.PENDING };
