@@ -10,7 +10,7 @@ export function accountLookupServiceImplementation(
 ): ServiceImplementation<typeof AccountLookupService> {
   return {
     async findUserByVerifiedEmail({ email }) {
-      return { user: toUserMessage(await findUserByVerifiedEmail(registry.prisma, email)) };
+      return { user: toUserMessage(await findUserByVerifiedEmail(registry.accounts, email)) };
     },
   };
 }

@@ -39,17 +39,17 @@ export function identityServiceImplementation(
       };
     },
     async getUser(request) {
-      const user = await getUser(registry.prisma, request.userId);
+      const user = await getUser(registry.accounts, request.userId);
       // Wallet attestations first (interface.md 4.3 trust order; oauth applies it).
-      const wallet = await walletVerifiedEmails(registry.prisma, user.id);
+      const wallet = await walletVerifiedEmails(registry.walletCredentials, user.id);
       return { user: toUserMessage(user), verifiedEmails: [...wallet, ...verifiedEmails(user)] };
     },
     async endSession(request) {
-      await endSession(registry.prisma, request);
+      await endSession(registry, request);
       return {};
     },
     async ensureDeveloper(request) {
-      return { developerId: await ensureDeveloper(registry.prisma, request.userId) };
+      return { developerId: await ensureDeveloper(registry.accounts, request.userId) };
     },
     async getBrowserSession(request) {
       const { session, user, csrfToken } = await getBrowserSession(registry, request.sessionToken);
