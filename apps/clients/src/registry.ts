@@ -3,13 +3,18 @@ import type { Redis } from 'ioredis';
 import { createClientKeySets, type ClientKeySets } from './authentication/client-key-sets.js';
 import { createCimdResolver, type CimdResolver } from './cimd/resolve-cimd-client.js';
 import type { ClientsEnv } from './config/env.js';
+import type { ApiKeyStore } from './api-keys/api-key-store.js';
+import type { ClientStore } from './clients/client-store.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { createClientInvalidations, type ClientInvalidations } from './invalidation/client-invalidations.js';
 import { DYNAMIC_GRANT_TYPES, JWT_BEARER_GRANT } from './registration/registration-metadata.js';
+import { PrismaApiKeyStore } from './storage/prisma-api-key-store.js';
+import { PrismaClientStore } from './storage/prisma-client-store.js';
 
 /** Everything the features need, built once per app (docs/conventions.md #6). */
-export interface ClientsRegistry {
-  prisma: PrismaClient;
+export interface Registry {
+  clients: ClientStore;
+  apiKeys: ApiKeyStore;
   /** Keys carry the service's REDIS_KEY_PREFIX (ioredis keyPrefix). */
   redis: Redis;
   log: Logger;
@@ -33,10 +38,11 @@ export interface ClientsRegistry {
 export function createRegistry(
   env: ClientsEnv,
   parts: { prisma: PrismaClient; redis: Redis; log: Logger },
-): ClientsRegistry {
+): Registry {
   const outbound = { allowInsecureLoopback: env.allowInsecureLoopback };
   return {
-    prisma: parts.prisma,
+    clients: new PrismaClientStore(parts.prisma),
+    apiKeys: new PrismaApiKeyStore(parts.prisma),
     redis: parts.redis,
     log: parts.log,
     secretHashKey: env.secretHashKey,

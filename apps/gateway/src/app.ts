@@ -5,14 +5,14 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { GatewayEnv } from './config/env.js';
-import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
+import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { corsPlugin } from './plugins/cors.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.js';
 import { requestContextPlugin, requestIdFrom } from './plugins/request-context.js';
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
-import { Upstreams } from './plugins/upstreams.js';
+import { createRegistry } from './registry.js';
 import { systemRoutes } from './system/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
@@ -56,8 +56,8 @@ export interface GatewayApp {
 /** Builds the public HTTP surface; main.ts and tests both listen on what it returns. */
 export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Promise<GatewayApp> {
   const redis = deps.redis ?? (await connectRedis(env, logger));
-  const upstreams = new Upstreams(env.services);
-  const metrics = createGatewayMetrics();
+  const registry = createRegistry(env, { redis });
+  const { upstreams, metrics } = registry;
   const app = Fastify({
     loggerInstance: logger.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     trustProxy: env.trustProxy,

@@ -17,6 +17,7 @@ import { createRegistry } from './registry.js';
 import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
+import { PrismaMailOutbox } from './storage/prisma-mail-outbox.js';
 
 export interface IdentityDeps {
   env: IdentityEnv;
@@ -38,7 +39,7 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
   });
   const queue = createMailQueue(env.redisUrl, env.redisKeyPrefix);
   const relay = createOutboxRelay({
-    prisma,
+    outbox: new PrismaMailOutbox(prisma),
     queue,
     outboxKey: outboxKey(env.secretHashKey),
     log: logger.child({ component: 'mail-outbox-relay' }),

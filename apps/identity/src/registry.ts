@@ -1,16 +1,31 @@
 import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
+import type { AccountStore } from './accounts/account-store.js';
+import type { AuditLog } from './audit/audit-log.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { outboxKey } from './outbox/outbox-payload.js';
 import { loadCommonPasswords } from './passwords/common-passwords.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
+import type { SessionStore } from './sessions/session-store.js';
+import { PrismaAccountStore } from './storage/prisma-account-store.js';
+import { PrismaAuditLog } from './storage/prisma-audit-log.js';
+import { PrismaRealmStore } from './storage/prisma-realm-store.js';
+import { PrismaSessionStore } from './storage/prisma-session-store.js';
+import { PrismaVerificationStore } from './storage/prisma-verification-store.js';
+import { PrismaWalletCredentialStore } from './storage/prisma-wallet-credential-store.js';
 import type { ResendLimits } from './verification/resend-limits.js';
+import type { VerificationStore } from './verification/verification-store.js';
+import type { WalletCredentialStore } from './wallet/wallet-credential-store.js';
 
 /** Everything the features need, built once per app (docs/conventions.md #6). */
-export interface IdentityRegistry {
-  prisma: PrismaClient;
+export interface Registry {
+  accounts: AccountStore;
+  verifications: VerificationStore;
+  sessions: SessionStore;
+  walletCredentials: WalletCredentialStore;
+  audit: AuditLog;
   redis: Redis;
   log: Logger;
   hasher: PasswordHasher;
@@ -28,14 +43,20 @@ export interface IdentityRegistry {
 export async function createRegistry(
   env: IdentityEnv,
   parts: { prisma: PrismaClient; redis: Redis; log: Logger; onMailQueued(): void },
-): Promise<IdentityRegistry> {
+): Promise<Registry> {
   const [hasher, commonPasswords, realm] = await Promise.all([
     createPasswordHasher(env.argon2),
     loadCommonPasswords(),
-    ensureDefaultRealm(parts.prisma, env.defaultRealmAllowedScopes),
+    ensureDefaultRealm(new PrismaRealmStore(parts.prisma), env.defaultRealmAllowedScopes),
   ]);
+  const { prisma, ...rest } = parts;
   return {
-    ...parts,
+    ...rest,
+    accounts: new PrismaAccountStore(prisma),
+    verifications: new PrismaVerificationStore(prisma),
+    sessions: new PrismaSessionStore(prisma),
+    walletCredentials: new PrismaWalletCredentialStore(prisma),
+    audit: new PrismaAuditLog(prisma),
     hasher,
     commonPasswords,
     defaultRealmId: realm.id,

@@ -1,12 +1,10 @@
 import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
 import { createServiceApp, redisDependency, type ServiceApp } from '@authz/shared/service';
-import { Redis } from 'ioredis';
 import type { MailerWorkerEnv } from './config/env.js';
-import { createMailMetrics } from './mail/mail-metrics.js';
 import { openMailQueueDepth } from './mail/mail-queue-depth.js';
 import { startMailWorker } from './mail/mail-worker.js';
-import { createSmtpTransport } from './mail/smtp-transport.js';
+import { createRegistry } from './registry.js';
 
 export interface MailerWorkerDeps {
   env: MailerWorkerEnv;
@@ -18,19 +16,8 @@ export async function buildMailerWorkerApp({ env, logger }: MailerWorkerDeps): P
   const redis = createRedisClient(env.redisUrl, { name: 'mailer-worker', failFast: true });
   const app = await createServiceApp('mailer-worker', logger, { cache: redisDependency(redis) });
   const queueDepth = openMailQueueDepth(app.metrics, redis, env.redisKeyPrefix);
-  const connection = createWorkerConnection(env.redisUrl);
-  const transport = createSmtpTransport(env.smtpUrl);
-  const worker = startMailWorker({
-    connection,
-    redisKeyPrefix: env.redisKeyPrefix,
-    transport,
-    mailFrom: env.mailFrom,
-    metrics: createMailMetrics(app.metrics),
-    logger,
-    concurrency: env.mailConcurrency,
-    lockDurationMs: env.lockDurationMs,
-    stalledIntervalMs: env.stalledIntervalMs,
-  });
+  const registry = createRegistry(env, { metrics: app.metrics, logger });
+  const worker = startMailWorker(registry);
   return {
     server: app.server,
     metrics: app.metrics,
@@ -39,23 +26,12 @@ export async function buildMailerWorkerApp({ env, logger }: MailerWorkerDeps): P
       // by a harder stop is re-delivered once its lock expires.
       await worker.close();
       await queueDepth.close();
+      const { connection, transport } = registry;
       await connection.quit().catch(() => connection.disconnect());
       transport.close();
       await app.close();
     },
   };
-}
-
-/** BullMQ needs commands that wait out a Redis outage rather than fail (`maxRetriesPerRequest: null`). */
-function createWorkerConnection(redisUrl: string): Redis {
-  const connection = new Redis(redisUrl, {
-    connectionName: 'mailer-worker:queue',
-    maxRetriesPerRequest: null,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
-  });
-  // BullMQ's worker reports connection errors itself; an unhandled 'error' would crash.
-  connection.on('error', () => undefined);
-  return connection;
 }
 
 export { loadMailerWorkerEnv, type MailerWorkerEnv } from './config/env.js';

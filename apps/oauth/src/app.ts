@@ -1,4 +1,3 @@
-import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import {
   AuthorizationService,
   DiscoveryService,
@@ -17,30 +16,16 @@ import {
 } from '@authz/shared/service';
 import { openClientsAccess, type ClientsAccess } from './clients/clients-access.js';
 import type { OAuthEnv } from './config/env.js';
-import { openEnterpriseAssertions } from './enterprise/enterprise-assertions.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 import { createClientCacheLookups } from './metrics/client-cache-metrics.js';
 import { enabledGrants } from './protocol/grants/index.js';
-import {
-  HANDLE_TTL_SECONDS,
-  type ConsentPrompt,
-  type PendingAuthorization,
-} from './protocol/authorize/handle-store.js';
-import type { Registry } from './protocol/registry.js';
-import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
-import { auditOverGrpc } from './rpc/audit-client.js';
+import { createRegistry } from './registry.js';
 import { authorizationServiceImplementation } from './rpc/authorization-service.js';
-import { identityOverGrpc } from './rpc/identity-client.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
 import { tokenServiceImplementation } from './rpc/token-service.js';
-import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
-import { PrismaConsentStore } from './storage/prisma-consent-store.js';
-import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
-import { RedisDenyList } from './storage/redis-deny-list.js';
-import { RedisHandleStore } from './storage/redis-handle-store.js';
 
 export interface OAuthDeps {
   env: OAuthEnv;
@@ -95,45 +80,14 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     cacheLookups: createClientCacheLookups(app.metrics),
     log: logger,
   });
-  const registry: Registry = {
-    config: {
-      issuer: env.issuer,
-      accessTokenTtlSeconds: env.accessTokenTtlSeconds,
-      refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
-      authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
-      secretHashKey: env.secretHashKey,
-    },
-    keys,
-    refreshTokens: new PrismaRefreshTokenStore(prisma),
-    denyList: new RedisDenyList(redis),
-    identity: identityOverGrpc(identityChannel.service(IdentityService)),
-    clients: clientsAccess.clients,
-    clientUsage: clientsAccess.usage,
-    consents: new PrismaConsentStore(prisma),
-    authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
-    pendingAuthorizations: new RedisHandleStore<PendingAuthorization>(redis, {
-      namespace: 'pending-authorization',
-      secretHashKey: env.secretHashKey,
-      ttlSeconds: HANDLE_TTL_SECONDS,
-    }),
-    consentPrompts: new RedisHandleStore<ConsentPrompt>(redis, {
-      namespace: 'consent-prompt',
-      secretHashKey: env.secretHashKey,
-      ttlSeconds: HANDLE_TTL_SECONDS,
-    }),
-    audit: auditOverGrpc(identityChannel.service(AuditService)),
-    enterprise: env.enterprise.enabled
-      ? openEnterpriseAssertions({
-          trustedIssuers: env.enterprise.trustedIssuers,
-          allowInsecureLoopback: env.enterprise.allowInsecureLoopback,
-          redis,
-          findUserByVerifiedEmail: findUserByVerifiedEmailOverGrpc(
-            identityChannel.service(AccountLookupService),
-          ),
-        })
-      : undefined,
+  const registry = createRegistry(env, {
+    prisma,
+    redis,
     log: logger,
-  };
+    keys,
+    clientsAccess,
+    identityChannel,
+  });
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))

@@ -4,7 +4,7 @@ import { loadOAuthEnv, type OAuthApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { mintAccessToken } from '../src/protocol/access-token/access-token.js';
 import { createRefreshToken } from '../src/protocol/refresh-token/refresh-token-family.js';
-import type { TokenConfig } from '../src/protocol/registry.js';
+import type { TokenConfig } from '../src/registry.js';
 import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
 
 export interface IssuedFamily {

@@ -7,7 +7,7 @@ import { testLogger } from '@authz/shared/testing';
 import { loadOAuthEnv, type OAuthApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import type { ConsentPrompt, PendingAuthorization } from '../src/protocol/authorize/handle-store.js';
-import type { Registry } from '../src/protocol/registry.js';
+import type { Registry } from '../src/registry.js';
 import { clientsOverGrpc } from '../src/rpc/clients-client.js';
 import { identityOverGrpc } from '../src/rpc/identity-client.js';
 import { PrismaAuthorizationCodeStore } from '../src/storage/prisma-authorization-code-store.js';

@@ -1,4 +1,3 @@
-import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { PresentationTransportService, WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
@@ -15,8 +14,7 @@ import { flowServiceImplementation } from './rpc/flow-service.js';
 import { transportServiceImplementation } from './rpc/transport-service.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { startExpiredRequestSweeper } from './requests/sweep-expired-requests.js';
-import type { WalletBridgeRegistry } from './registry.js';
-import { loadWalletConfig } from './verifier/wallet-config.js';
+import { createRegistry } from './registry.js';
 
 export interface WalletBridgeDeps {
   env: WalletBridgeEnv;
@@ -34,17 +32,11 @@ export async function buildWalletBridgeApp({ env, logger }: WalletBridgeDeps): P
   });
   // docs/decisions.md #6: identity is the only service wallet-bridge calls.
   const identityChannel = new GrpcChannel(env.services.identity);
-  const registry: WalletBridgeRegistry = {
-    prisma,
-    identity: identityChannel.service(IdentityService),
-    secretHashKey: env.secretHashKey,
-    log: logger,
-    wallet: loadWalletConfig(env, logger),
-  };
+  const registry = createRegistry(env, { prisma, identityChannel, log: logger });
   app.server
     .addService(PresentationTransportService, transportServiceImplementation(registry))
     .addService(WalletFlowService, flowServiceImplementation(registry));
-  const sweeper = startExpiredRequestSweeper(prisma, logger);
+  const sweeper = startExpiredRequestSweeper(registry.requests, logger);
   return {
     server: app.server,
     metrics: app.metrics,

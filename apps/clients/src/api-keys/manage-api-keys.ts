@@ -3,10 +3,10 @@ import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '@authz/shared/errors';
 import { findOwnedClient } from '../clients/client-lookup.js';
 import type { ApiKey, Client } from '../generated/prisma/client.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
-export type ApiKeyDeps = Pick<ClientsRegistry, 'prisma' | 'secretHashKey' | 'invalidations'>;
+export type ApiKeyDeps = Pick<Registry, 'clients' | 'apiKeys' | 'secretHashKey' | 'invalidations'>;
 
 /** docs/clients.md #6: `ak_` + 64 hex; lists show the first 11 characters and the last 4. */
 const KEY_PREFIX = 'ak_';
@@ -18,7 +18,7 @@ export async function createApiKey(
   ref: ClientRef | undefined,
   name: string,
 ): Promise<{ client: Client; apiKey: ApiKey; key: string }> {
-  const client = await findOwnedClient(deps.prisma, ref);
+  const client = await findOwnedClient(deps.clients, ref);
   const length = [...name].length;
   if (length < 1 || length > 255)
     throw new ValidationError([{ path: 'name', message: 'must be 1 to 255 characters long' }]);
@@ -29,28 +29,23 @@ export async function createApiKey(
     });
   }
   const key = `${KEY_PREFIX}${randomHexToken()}`;
-  const apiKey = await deps.prisma.apiKey.create({
-    data: {
-      clientId: client.id,
-      name,
-      prefix: key.slice(0, MASKED_PREFIX_LENGTH),
-      last4: key.slice(-4),
-      keyHash: keyedHash(deps.secretHashKey, key),
-    },
+  const apiKey = await deps.apiKeys.create({
+    clientId: client.id,
+    name,
+    prefix: key.slice(0, MASKED_PREFIX_LENGTH),
+    last4: key.slice(-4),
+    keyHash: keyedHash(deps.secretHashKey, key),
   });
   return { client, apiKey, key };
 }
 
 /** interface.md 4.8 GET: every key of the client, revoked ones included, oldest first. */
 export async function listApiKeys(
-  deps: Pick<ApiKeyDeps, 'prisma'>,
+  deps: Pick<ApiKeyDeps, 'clients' | 'apiKeys'>,
   ref: ClientRef | undefined,
 ): Promise<{ client: Client; apiKeys: ApiKey[] }> {
-  const client = await findOwnedClient(deps.prisma, ref);
-  const apiKeys = await deps.prisma.apiKey.findMany({
-    where: { clientId: client.id },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const client = await findOwnedClient(deps.clients, ref);
+  const apiKeys = await deps.apiKeys.listForClient(client.id);
   return { client, apiKeys };
 }
 
@@ -63,15 +58,10 @@ export async function revokeApiKey(
   ref: ClientRef | undefined,
   keyId: string,
 ): Promise<{ client: Client; apiKey: ApiKey }> {
-  const client = await findOwnedClient(deps.prisma, ref);
+  const client = await findOwnedClient(deps.clients, ref);
   if (!isUuid(keyId)) throw new NotFoundError({ detail: 'malformed key id' });
-  const where = { id: keyId.toLowerCase(), clientId: client.id };
-  const { count } = await deps.prisma.apiKey.updateMany({
-    where: { ...where, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  const apiKey = await deps.prisma.apiKey.findFirst({ where });
-  if (!apiKey) throw new NotFoundError({ detail: 'no such key for this client' });
-  if (count > 0) await deps.invalidations.publish(client.clientId, 'api_key_revoked');
-  return { client, apiKey };
+  const result = await deps.apiKeys.revoke(client.id, keyId.toLowerCase(), new Date());
+  if (!result) throw new NotFoundError({ detail: 'no such key for this client' });
+  if (result.revoked) await deps.invalidations.publish(client.clientId, 'api_key_revoked');
+  return { client, apiKey: result.apiKey };
 }

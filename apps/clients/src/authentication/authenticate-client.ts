@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { keyedHash, matchesKeyedHash } from '@authz/shared/crypto';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import type { AuthenticatableClient } from './authenticatable-client.js';
 import { findClient } from '../resolution/find-client.js';
 import {
@@ -12,8 +12,8 @@ import {
 import { verifyClientAssertion } from './verify-client-assertion.js';
 
 export type AuthenticationDeps = Pick<
-  ClientsRegistry,
-  'prisma' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudiences'
+  Registry,
+  'clients' | 'apiKeys' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudiences'
 >;
 
 export type { PresentedCredentials } from './presented-credentials.js';
@@ -135,9 +135,5 @@ async function matchingApiKeyId(
   if (grantType !== 'client_credentials' || client.environment !== 'development' || !secret || !client.id) {
     return undefined;
   }
-  const key = await deps.prisma.apiKey.findFirst({
-    where: { clientId: client.id, keyHash: keyedHash(deps.secretHashKey, secret), revokedAt: null },
-    select: { id: true },
-  });
-  return key?.id;
+  return deps.apiKeys.findLiveId(client.id, keyedHash(deps.secretHashKey, secret));
 }

@@ -13,18 +13,16 @@ function recordingDeps(stored: Record<string, unknown> | null) {
   const calls: string[] = [];
   const deps = {
     secretHashKey,
-    prisma: {
-      client: {
-        findUnique: async () => {
-          calls.push('client.findUnique');
-          return stored;
-        },
+    clients: {
+      findByClientId: async () => {
+        calls.push('clients.findByClientId');
+        return stored ?? undefined;
       },
-      apiKey: {
-        findFirst: async () => {
-          calls.push('apiKey.findFirst');
-          return null;
-        },
+    },
+    apiKeys: {
+      findLiveId: async () => {
+        calls.push('apiKeys.findLiveId');
+        return undefined;
       },
     },
   } as unknown as AuthenticationDeps;
@@ -54,7 +52,7 @@ describe('AuthenticateClient for an unknown client', () => {
       await expect(authenticateClient(unknown.deps, request)).rejects.toBeInstanceOf(InvalidClientError);
       await expect(authenticateClient(wrong.deps, request)).rejects.toBeInstanceOf(InvalidClientError);
       expect(unknown.calls).toEqual(wrong.calls);
-      expect(unknown.calls).toContain('client.findUnique');
+      expect(unknown.calls).toContain('clients.findByClientId');
     },
   );
 
@@ -65,7 +63,7 @@ describe('AuthenticateClient for an unknown client', () => {
     const wrong = recordingDeps(knownClient(clientId));
     await expect(authenticateClient(disabled.deps, request)).rejects.toBeInstanceOf(InvalidClientError);
     await expect(authenticateClient(wrong.deps, request)).rejects.toBeInstanceOf(InvalidClientError);
-    expect(disabled.calls).toEqual(['client.findUnique', 'apiKey.findFirst']);
+    expect(disabled.calls).toEqual(['clients.findByClientId', 'apiKeys.findLiveId']);
     expect(disabled.calls).toEqual(wrong.calls);
   });
 });

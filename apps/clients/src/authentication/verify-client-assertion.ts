@@ -1,11 +1,11 @@
 import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import { jwtVerify, type JWTPayload } from 'jose';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import type { AuthenticatableClient } from './authenticatable-client.js';
 import { claimAssertionJti } from './assertion-replay.js';
 import { rejected } from './presented-credentials.js';
 
-export type AssertionDeps = Pick<ClientsRegistry, 'redis' | 'keySets' | 'assertionAudiences'>;
+export type AssertionDeps = Pick<Registry, 'redis' | 'keySets' | 'assertionAudiences'>;
 
 /** Accepted clock skew between the client and this server. */
 const CLOCK_TOLERANCE_SECONDS = 30;

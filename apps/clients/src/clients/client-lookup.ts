@@ -1,6 +1,7 @@
 import type { ClientRef } from '@authz/proto/clients/v1/clients';
 import { NotFoundError } from '@authz/shared/errors';
-import type { Client, PrismaClient } from '../generated/prisma/client.js';
+import type { Client } from '../generated/prisma/client.js';
+import type { ClientStore } from './client-store.js';
 import { isUuid } from './uuid.js';
 
 /**
@@ -9,14 +10,11 @@ import { isUuid } from './uuid.js';
  * Both identifiers are UUIDs, so the first-party client (`authz-first-party`, docs/decisions.md #2,
  * not stored here) can never be reached.
  */
-export async function findOwnedClient(prisma: PrismaClient, ref: ClientRef | undefined): Promise<Client> {
+export async function findOwnedClient(clients: ClientStore, ref: ClientRef | undefined): Promise<Client> {
   const id = ref?.id ?? '';
   const developerId = ref?.owner?.developerId ?? '';
   if (!isUuid(id) || !isUuid(developerId)) throw new NotFoundError({ detail: 'malformed client reference' });
-  const lowered = id.toLowerCase();
-  const client = await prisma.client.findFirst({
-    where: { developerId, OR: [{ id: lowered }, { clientId: lowered }] },
-  });
+  const client = await clients.findOwned(developerId, id.toLowerCase());
   if (!client) throw new NotFoundError({ detail: 'no such client for this developer' });
   return client;
 }

@@ -3,24 +3,19 @@ import type { ClientRef, ClientSettings, Owner } from '@authz/proto/clients/v1/c
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { NotFoundError, ValidationError } from '@authz/shared/errors';
 import type { Client } from '../generated/prisma/client.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { applySettings, configOf, CREATE_DEFAULTS, isConfidential } from './client-config.js';
-import { configData } from './client-data.js';
 import { findOwnedClient } from './client-lookup.js';
 import { validateClientConfig } from './validate-client.js';
 
 export type ClientDeps = Pick<
-  ClientsRegistry,
-  'prisma' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations' | 'allowInsecureLoopback'
+  Registry,
+  'clients' | 'secretHashKey' | 'realmAllowedScopes' | 'invalidations' | 'allowInsecureLoopback'
 >;
 
 /** interface.md 4.7 GET /api/clients/: the owner's clients, oldest first. */
-export function listClients(deps: Pick<ClientDeps, 'prisma'>, owner: Owner | undefined): Promise<Client[]> {
-  const developerId = owner?.developerId ?? '';
-  return deps.prisma.client.findMany({
-    where: { developerId },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+export function listClients(deps: Pick<ClientDeps, 'clients'>, owner: Owner | undefined): Promise<Client[]> {
+  return deps.clients.listOwned(owner?.developerId ?? '');
 }
 
 /**
@@ -41,23 +36,21 @@ export async function createClient(
     allowInsecureLoopback: deps.allowInsecureLoopback,
   });
   const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
-  const client = await deps.prisma.client.create({
-    data: {
-      ...configData(config),
-      clientId: randomUUID(),
-      secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
-      developerId: owner.developerId,
-      realmId: owner.realmId,
-    },
+  const client = await deps.clients.create({
+    config,
+    clientId: randomUUID(),
+    secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
+    developerId: owner.developerId,
+    realmId: owner.realmId,
   });
   return clientSecret ? { client, clientSecret } : { client };
 }
 
 export async function getClient(
-  deps: Pick<ClientDeps, 'prisma'>,
+  deps: Pick<ClientDeps, 'clients'>,
   ref: ClientRef | undefined,
 ): Promise<Client> {
-  return findOwnedClient(deps.prisma, ref);
+  return findOwnedClient(deps.clients, ref);
 }
 
 /**
@@ -70,19 +63,16 @@ export async function updateClient(
   ref: ClientRef | undefined,
   settings: ClientSettings | undefined,
 ): Promise<Client> {
-  const current = await findOwnedClient(deps.prisma, ref);
+  const current = await findOwnedClient(deps.clients, ref);
   const config = applySettings(configOf(current), settings);
   validateClientConfig(config, {
     allowedScopes: deps.realmAllowedScopes,
     checkScopes: settings?.scopes !== undefined,
     allowInsecureLoopback: deps.allowInsecureLoopback,
   });
-  const updated = await deps.prisma.client.update({
-    where: { id: current.id },
-    data: {
-      ...configData(config),
-      ...(isConfidential(config.tokenEndpointAuthMethod) ? {} : { secretHash: null }),
-    },
+  const updated = await deps.clients.update(current.id, {
+    config,
+    ...(isConfidential(config.tokenEndpointAuthMethod) ? {} : { secretHash: null }),
   });
   await deps.invalidations.publish(
     updated.clientId,
@@ -93,9 +83,8 @@ export async function updateClient(
 
 /** interface.md 3: the client is removed (its API keys with it); issued access tokens live until exp. */
 export async function deleteClient(deps: ClientDeps, ref: ClientRef | undefined): Promise<void> {
-  const current = await findOwnedClient(deps.prisma, ref);
-  const { count } = await deps.prisma.client.deleteMany({ where: { id: current.id } });
-  if (count === 0) throw new NotFoundError({ detail: 'deleted concurrently' });
+  const current = await findOwnedClient(deps.clients, ref);
+  if (!(await deps.clients.delete(current.id))) throw new NotFoundError({ detail: 'deleted concurrently' });
   await deps.invalidations.publish(current.clientId, 'deleted');
 }
 
@@ -104,16 +93,15 @@ export async function regenerateClientSecret(
   deps: ClientDeps,
   ref: ClientRef | undefined,
 ): Promise<{ client: Client; clientSecret: string }> {
-  const current = await findOwnedClient(deps.prisma, ref);
+  const current = await findOwnedClient(deps.clients, ref);
   if (!isConfidential(current.tokenEndpointAuthMethod)) {
     throw new ValidationError([
       { path: 'tokenEndpointAuthMethod', message: 'is none: a public client has no secret to regenerate' },
     ]);
   }
   const clientSecret = randomHexToken();
-  const client = await deps.prisma.client.update({
-    where: { id: current.id },
-    data: { secretHash: keyedHash(deps.secretHashKey, clientSecret) },
+  const client = await deps.clients.update(current.id, {
+    secretHash: keyedHash(deps.secretHashKey, clientSecret),
   });
   await deps.invalidations.publish(client.clientId, 'secret_regenerated');
   return { client, clientSecret };

@@ -3,6 +3,7 @@ import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { createClientInvalidations } from '../invalidation/client-invalidations.js';
+import { PrismaClientStore } from '../storage/prisma-client-store.js';
 import { setClientEnvironment } from './set-environment.js';
 
 export interface SetEnvironmentConnections {
@@ -22,7 +23,11 @@ export async function runSetEnvironment(
   const redis = createRedisClient(connections.redisUrl, { name: 'clients-set-environment' });
   try {
     const invalidations = createClientInvalidations(redis, connections.redisKeyPrefix, connections.log);
-    return await setClientEnvironment({ prisma, invalidations }, id, environment);
+    return await setClientEnvironment(
+      { clients: new PrismaClientStore(prisma), invalidations },
+      id,
+      environment,
+    );
   } finally {
     await prisma.$disconnect();
     await redis.quit().catch(() => redis.disconnect());

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '@authz/shared/errors';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
 /** docs/decisions.md #14: the environments a client may be in. */
@@ -16,7 +16,7 @@ export function isClientEnvironment(value: string): value is ClientEnvironment {
  * transaction. Publishes an invalidation afterwards (docs/decisions.md #28).
  */
 export async function setClientEnvironment(
-  deps: Pick<ClientsRegistry, 'prisma' | 'invalidations'>,
+  deps: Pick<Registry, 'clients' | 'invalidations'>,
   id: string,
   environment: string,
 ): Promise<{ clientId: string; revokedKeys: number }> {
@@ -26,20 +26,12 @@ export async function setClientEnvironment(
     ]);
   }
   if (!isUuid(id)) throw new NotFoundError({ detail: 'malformed client id' });
-  const lowered = id.toLowerCase();
-  const result = await deps.prisma.$transaction(async (tx) => {
-    const client = await tx.client.findFirst({ where: { OR: [{ id: lowered }, { clientId: lowered }] } });
-    if (!client) throw new NotFoundError({ detail: 'no such client' });
-    await tx.client.update({ where: { id: client.id }, data: { environment } });
-    const revoked =
-      environment === 'development'
-        ? { count: 0 }
-        : await tx.apiKey.updateMany({
-            where: { clientId: client.id, revokedAt: null },
-            data: { revokedAt: new Date() },
-          });
-    return { clientId: client.clientId, revokedKeys: revoked.count };
-  });
+  const result = await deps.clients.setEnvironment(
+    id.toLowerCase(),
+    environment,
+    environment === 'development' ? null : new Date(),
+  );
+  if (!result) throw new NotFoundError({ detail: 'no such client' });
   await deps.invalidations.publish(result.clientId, 'environment_changed');
   return result;
 }

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { InvalidClientMetadataError, ValidationError } from '@authz/shared/errors';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { isConfidential, type ClientConfig } from '../clients/client-config.js';
-import { configData } from '../clients/client-data.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import type { Client } from '../generated/prisma/client.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { toRegistrationError } from './metadata-problems.js';
 import {
   cappedScopes,
@@ -14,8 +13,8 @@ import {
 } from './registration-metadata.js';
 
 export type RegistrationDeps = Pick<
-  ClientsRegistry,
-  | 'prisma'
+  Registry,
+  | 'clients'
   | 'secretHashKey'
   | 'dynamicRegistrationScopes'
   | 'allowInsecureLoopback'
@@ -51,17 +50,15 @@ export async function registerClient(deps: RegistrationDeps, metadataJson: strin
   }
   const agentScopeModes = checkAgentScopeModes(metadata, config.scopes);
   const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
-  const client = await deps.prisma.client.create({
-    data: {
-      ...configData(config),
-      clientId,
-      secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
-      isAgent: metadata.isAgent ?? false,
-      agentScopeModes,
-      source: 'dynamic',
-      developerId: null,
-      realmId: null,
-    },
+  const client = await deps.clients.create({
+    config,
+    clientId,
+    secretHash: clientSecret ? keyedHash(deps.secretHashKey, clientSecret) : null,
+    isAgent: metadata.isAgent ?? false,
+    agentScopeModes,
+    source: 'dynamic',
+    developerId: null,
+    realmId: null,
   });
   return {
     client,

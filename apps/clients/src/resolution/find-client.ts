@@ -2,9 +2,9 @@ import { InvalidClientError } from '@authz/shared/errors';
 import type { AuthenticatableClient } from '../authentication/authenticatable-client.js';
 import { MetadataDocumentError } from '../cimd/metadata-document.js';
 import { isUuid } from '../clients/uuid.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 
-export type FindClientDeps = Pick<ClientsRegistry, 'prisma' | 'cimd'>;
+export type FindClientDeps = Pick<Registry, 'clients' | 'cimd'>;
 
 /**
  * interface.md 5 client resolution, shared by AuthenticateClient and ResolveClient: pre-registered
@@ -18,7 +18,7 @@ export async function findClient(
   deps: FindClientDeps,
   clientId: string,
 ): Promise<AuthenticatableClient | undefined> {
-  const stored = isUuid(clientId) ? await deps.prisma.client.findUnique({ where: { clientId } }) : null;
+  const stored = isUuid(clientId) ? await deps.clients.findByClientId(clientId) : undefined;
   if (stored?.source === 'pre_registered') return stored;
   if (deps.cimd?.handles(clientId)) {
     try {
@@ -29,5 +29,5 @@ export async function findClient(
       throw error;
     }
   }
-  return stored ?? undefined;
+  return stored;
 }

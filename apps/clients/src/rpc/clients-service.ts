@@ -15,13 +15,13 @@ import {
 } from '../clients/manage-clients.js';
 import { registerClient } from '../registration/register-client.js';
 import { toRegistrationMessage } from '../registration/registration-view.js';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { resolveClient } from '../resolution/resolve-client.js';
 import { recordClientUsage } from '../usage/record-client-usage.js';
 
 /** The gRPC face of clients: thin translations to the feature logic (docs/conventions.md #2). */
 export function clientsServiceImplementation(
-  registry: ClientsRegistry,
+  registry: Registry,
 ): ServiceImplementation<typeof ClientsService> {
   return {
     async listClients(request) {

@@ -1,8 +1,8 @@
 import type { ClientUse } from '@authz/proto/clients/v1/clients';
-import type { ClientsRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isUuid } from '../clients/uuid.js';
 
-export type UsageDeps = Pick<ClientsRegistry, 'prisma'>;
+export type UsageDeps = Pick<Registry, 'clients' | 'apiKeys'>;
 
 /**
  * Coalesced lastUsedAt (interface.md 2.2, 2.4): the token endpoint batches the uses it saw and reports
@@ -12,18 +12,8 @@ export type UsageDeps = Pick<ClientsRegistry, 'prisma'>;
 export async function recordClientUsage(deps: UsageDeps, uses: readonly ClientUse[]): Promise<void> {
   const clients = latestUse(uses.map((use) => [use.id, use.usedAt]));
   const apiKeys = latestUse(uses.flatMap((use) => (use.apiKeyId ? [[use.apiKeyId, use.usedAt]] : [])));
-  for (const [id, usedAt] of clients) {
-    await deps.prisma.client.updateMany({
-      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: usedAt } }] },
-      data: { lastUsedAt: usedAt },
-    });
-  }
-  for (const [id, usedAt] of apiKeys) {
-    await deps.prisma.apiKey.updateMany({
-      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: usedAt } }] },
-      data: { lastUsedAt: usedAt },
-    });
-  }
+  for (const [id, usedAt] of clients) await deps.clients.recordUse(id, usedAt);
+  for (const [id, usedAt] of apiKeys) await deps.apiKeys.recordUse(id, usedAt);
 }
 
 // The latest valid use per id; ids that are not UUIDs (a CIMD client has none) are dropped.

@@ -1,7 +1,7 @@
 import { NotFoundError, UnauthorizedError } from '@authz/shared/errors';
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 import type { SessionView } from './sign-in/identity-port.js';
-import type { Registry } from './registry.js';
+import type { Registry } from '../registry.js';
 
 export interface BrowserSession extends SessionView {
   /** The __Host-service_session cookie value, passed on to oauth. */

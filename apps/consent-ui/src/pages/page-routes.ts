@@ -6,7 +6,7 @@ import { STYLE_SHEET_PATH } from './shared/links.js';
 import { showLoginPage, submitLogin } from './sign-in/login-page.js';
 import type { PageRequest } from './shared/page-request.js';
 import type { PageResult } from './shared/page-result.js';
-import type { Registry } from './registry.js';
+import type { Registry } from '../registry.js';
 import type { Route } from './route.js';
 import { resumeAuthorization } from './authorization/resume-page.js';
 import { showStyleSheet } from './shared/style-sheet-page.js';

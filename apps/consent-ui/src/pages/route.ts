@@ -1,6 +1,6 @@
 import type { PageRequest } from './shared/page-request.js';
 import type { PageResult } from './shared/page-result.js';
-import type { Registry } from './registry.js';
+import type { Registry } from '../registry.js';
 
 // The shape of one hosted-page route, apart from the route table so that the
 // wallet's table (wallet-routes.ts) and the main one (page-routes.ts) share it

@@ -3,7 +3,7 @@ import type { ServiceImplementation } from '@authz/shared/grpc';
 import { authorizationErrorPage } from '../pages/authorization/error-page.js';
 import { RequestFields, type PageRequest } from '../pages/shared/page-request.js';
 import type { PageResult } from '../pages/shared/page-result.js';
-import type { Registry } from '../pages/registry.js';
+import type { Registry } from '../registry.js';
 import { renderPage } from '../pages/page-routes.js';
 
 /** HostedPagesService: thin translations between the wire messages and the pages. */

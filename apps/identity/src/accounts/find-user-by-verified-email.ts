@@ -1,5 +1,6 @@
 import { NotFoundError } from '@authz/shared/errors';
-import type { PrismaClient, User } from '../generated/prisma/client.js';
+import type { User } from '../generated/prisma/client.js';
+import type { AccountStore } from './account-store.js';
 import { emailKey, parseEmail } from './email.js';
 
 /**
@@ -8,9 +9,12 @@ import { emailKey, parseEmail } from './email.js';
  * names nobody: whoever registered it never proved they own it. Unknown, unverified and
  * malformed are the same NotFoundError.
  */
-export async function findUserByVerifiedEmail(prisma: PrismaClient, email: string): Promise<User> {
+export async function findUserByVerifiedEmail(
+  accounts: Pick<AccountStore, 'findByEmailKey'>,
+  email: string,
+): Promise<User> {
   const address = parseEmail(email);
-  const user = address ? await prisma.user.findUnique({ where: { emailLower: emailKey(address) } }) : null;
+  const user = address ? await accounts.findByEmailKey(emailKey(address)) : undefined;
   if (!user?.emailVerified) throw new NotFoundError();
   return user;
 }

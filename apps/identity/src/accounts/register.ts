@@ -1,14 +1,14 @@
 import type { RegisterRequest } from '@authz/proto/identity/v1/identity';
 import { ConflictError, ValidationError, type FieldViolation } from '@authz/shared/errors';
-import { recordAudit } from '../audit/audit-log.js';
-import { Prisma, type PrismaClient, type User } from '../generated/prisma/client.js';
+import type { User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordProblem } from '../passwords/password-policy.js';
-import { issueVerification, type IssueVerificationDeps } from '../verification/issue-verification.js';
+import { newVerification, type IssueVerificationDeps } from '../verification/issue-verification.js';
+import type { AccountStore } from './account-store.js';
 import { EMAIL_MESSAGE, emailKey, parseEmail } from './email.js';
 
 export interface RegisterDeps extends IssueVerificationDeps {
-  prisma: PrismaClient;
+  accounts: Pick<AccountStore, 'register'>;
   hasher: PasswordHasher;
   commonPasswords: ReadonlySet<string>;
   defaultRealmId: string;
@@ -30,10 +30,6 @@ function validate(deps: RegisterDeps, request: RegisterRequest): { email: string
   return { email, realmId: deps.defaultRealmId };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-}
-
 /**
  * The user, its password credential, a verification token and the mail's outbox row commit
  * together (docs/decisions.md #29). A duplicate address, even one inserted concurrently, is the
@@ -42,26 +38,14 @@ function isUniqueViolation(error: unknown): boolean {
 export async function register(deps: RegisterDeps, request: RegisterRequest): Promise<User> {
   const { email, realmId } = validate(deps, request);
   const passwordHash = await deps.hasher.hash(request.password);
-  try {
-    const user = await deps.prisma.$transaction(async (tx) => {
-      const created = await tx.user.create({
-        data: {
-          email,
-          emailLower: emailKey(email),
-          realmId,
-          passwordCredential: { create: { hash: passwordHash } },
-        },
-      });
-      await issueVerification(tx, deps, created);
-      await recordAudit(tx, { type: 'registration', actorUserId: created.id, origin: request.origin });
-      return created;
-    });
-    deps.onMailQueued();
-    return user;
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new ConflictError({ message: 'Registration could not be completed', detail: 'duplicate email' });
-    }
-    throw error;
+  const user = await deps.accounts.register(
+    { email, emailLower: emailKey(email), realmId, passwordHash },
+    newVerification(deps, email),
+    { type: 'registration', origin: request.origin },
+  );
+  if (!user) {
+    throw new ConflictError({ message: 'Registration could not be completed', detail: 'duplicate email' });
   }
+  deps.onMailQueued();
+  return user;
 }

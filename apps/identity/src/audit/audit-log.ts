@@ -1,5 +1,4 @@
 import type { RequestOrigin } from '@authz/proto/identity/v1/identity';
-import type { Prisma } from '../generated/prisma/client.js';
 
 /** The security events the identity service records (docs/identity.md "Audit log"). */
 export type AuditEventType =
@@ -23,17 +22,7 @@ export interface AuditEntry {
   details?: Record<string, string | boolean | string[]>;
 }
 
-/** Anything that can insert an audit row: the client or a transaction. */
-type AuditWriter = Pick<Prisma.TransactionClient, 'auditEvent'>;
-
-export async function recordAudit(db: AuditWriter, entry: AuditEntry): Promise<void> {
-  await db.auditEvent.create({
-    data: {
-      type: entry.type,
-      actorUserId: entry.actorUserId ?? null,
-      ip: entry.origin?.ip || null,
-      userAgent: entry.origin?.userAgent || null,
-      details: entry.details ?? {},
-    },
-  });
+/** The security event log (docs/conventions.md #7); rows are only ever added. */
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import type { RecordAuditEventRequest } from '@authz/proto/identity/v1/identity';
 import { ValidationError } from '@authz/shared/errors';
 import { isUuid } from '../accounts/get-user.js';
-import type { IdentityRegistry } from '../registry.js';
-import { DELEGATION_EVENT_TYPES, recordAudit, type DelegationEventType } from './audit-log.js';
+import type { Registry } from '../registry.js';
+import { DELEGATION_EVENT_TYPES, type DelegationEventType } from './audit-log.js';
 
 // A chain deeper than oauth ever mints (docs/agents.md: at most 5 actors), with room to spare.
 const MAX_ACTORS = 16;
@@ -14,7 +14,7 @@ const MAX_VALUE_LENGTH = 2048;
  * are accepted, so no caller can forge a login or registration event.
  */
 export async function recordDelegationEvent(
-  deps: Pick<IdentityRegistry, 'prisma'>,
+  deps: Pick<Registry, 'audit'>,
   request: RecordAuditEventRequest,
 ): Promise<void> {
   const type = checkType(request.type);
@@ -27,7 +27,7 @@ export async function recordDelegationEvent(
   if (extra.some(([name, value]) => name.length > 64 || value.length > MAX_VALUE_LENGTH)) {
     throw invalid('details', 'entries must be short');
   }
-  await recordAudit(deps.prisma, {
+  await deps.audit.record({
     type,
     actorUserId: request.userId,
     origin: request.origin,

@@ -15,6 +15,7 @@ import {
 } from './mail-queue.js';
 import { outboxKey, sealOutboxPayload } from './outbox-payload.js';
 import { createOutboxRelay } from './outbox-relay.js';
+import { PrismaMailOutbox } from '../storage/prisma-mail-outbox.js';
 
 const environment = useTestEnvironment();
 const key = outboxKey(randomBytes(32));
@@ -56,7 +57,13 @@ describe('mail outbox relay (docs/decisions.md #29)', () => {
   it('keeps rows while the queue refuses them, then enqueues each exactly once', async () => {
     const id = await insertRow();
     const failing = { add: () => Promise.reject(new Error('redis down')), close: async () => undefined };
-    const broken = createOutboxRelay({ prisma, queue: failing, outboxKey: key, log, pollIntervalMs: 20 });
+    const broken = createOutboxRelay({
+      outbox: new PrismaMailOutbox(prisma),
+      queue: failing,
+      outboxKey: key,
+      log,
+      pollIntervalMs: 20,
+    });
     broken.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
     await broken.stop();
@@ -65,7 +72,13 @@ describe('mail outbox relay (docs/decisions.md #29)', () => {
     expect(kept.payload).not.toBeNull();
 
     // A restarted relay delivers it.
-    const relay = createOutboxRelay({ prisma, queue, outboxKey: key, log, pollIntervalMs: 60_000 });
+    const relay = createOutboxRelay({
+      outbox: new PrismaMailOutbox(prisma),
+      queue,
+      outboxKey: key,
+      log,
+      pollIntervalMs: 60_000,
+    });
     relay.start();
     await eventually(
       async () => (await prisma.mailOutbox.findUniqueOrThrow({ where: { id } })).enqueuedAt ?? undefined,
@@ -89,7 +102,13 @@ describe('mail outbox relay (docs/decisions.md #29)', () => {
 
   it('drains more rows than one batch', async () => {
     const ids = await Promise.all(Array.from({ length: 60 }, () => insertRow()));
-    const relay = createOutboxRelay({ prisma, queue, outboxKey: key, log, pollIntervalMs: 60_000 });
+    const relay = createOutboxRelay({
+      outbox: new PrismaMailOutbox(prisma),
+      queue,
+      outboxKey: key,
+      log,
+      pollIntervalMs: 60_000,
+    });
     relay.start();
     await eventually(async () =>
       (await prisma.mailOutbox.count({ where: { enqueuedAt: null } })) === 0 ? true : undefined,

@@ -1,5 +1,5 @@
 import type { Logger } from '@authz/shared/logger';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { MailOutbox } from './mail-outbox.js';
 import type { MailQueue } from './mail-queue.js';
 import { openOutboxPayload } from './outbox-payload.js';
 
@@ -7,7 +7,7 @@ const BATCH_SIZE = 50;
 const STOP_GRACE_MS = 2000;
 
 export interface OutboxRelayDeps {
-  prisma: PrismaClient;
+  outbox: MailOutbox;
   queue: MailQueue;
   outboxKey: Buffer;
   log: Logger;
@@ -34,20 +34,13 @@ export function createOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
 
   const pass = async (): Promise<void> => {
     for (;;) {
-      const rows = await deps.prisma.mailOutbox.findMany({
-        where: { enqueuedAt: null },
-        orderBy: { createdAt: 'asc' },
-        take: BATCH_SIZE,
-      });
+      const rows = await deps.outbox.pending(BATCH_SIZE);
       for (const row of rows) {
         if (stopped) return;
         if (row.payload !== null) {
           await deps.queue.add(row.jobName, openOutboxPayload(deps.outboxKey, row.id, row.payload), row.id);
         }
-        await deps.prisma.mailOutbox.updateMany({
-          where: { id: row.id, enqueuedAt: null },
-          data: { enqueuedAt: new Date(), payload: null },
-        });
+        await deps.outbox.markEnqueued(row.id, new Date());
       }
       if (rows.length < BATCH_SIZE) return;
     }

@@ -5,7 +5,7 @@ import { register } from '../accounts/register.js';
 import { toUserMessage } from '../accounts/user-view.js';
 import { verifiedEmails } from '../accounts/verified-emails.js';
 import { ensureDeveloper } from '../developers/ensure-developer.js';
-import type { IdentityRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { checkCredentials } from '../sessions/check-credentials.js';
 import { endSession } from '../sessions/end-session.js';
 import { getBrowserSession } from '../sessions/get-browser-session.js';
@@ -16,7 +16,7 @@ import { walletVerifiedEmails } from '../wallet/wallet-verified-emails.js';
 
 /** The gRPC face of identity: thin translations to the feature logic (docs/conventions.md #2). */
 export function identityServiceImplementation(
-  registry: IdentityRegistry,
+  registry: Registry,
 ): ServiceImplementation<typeof IdentityService> {
   return {
     async register(request) {
@@ -39,17 +39,17 @@ export function identityServiceImplementation(
       };
     },
     async getUser(request) {
-      const user = await getUser(registry.prisma, request.userId);
+      const user = await getUser(registry.accounts, request.userId);
       // Wallet attestations first (interface.md 4.3 trust order; oauth applies it).
-      const wallet = await walletVerifiedEmails(registry.prisma, user.id);
+      const wallet = await walletVerifiedEmails(registry.walletCredentials, user.id);
       return { user: toUserMessage(user), verifiedEmails: [...wallet, ...verifiedEmails(user)] };
     },
     async endSession(request) {
-      await endSession(registry.prisma, request);
+      await endSession(registry, request);
       return {};
     },
     async ensureDeveloper(request) {
-      return { developerId: await ensureDeveloper(registry.prisma, request.userId) };
+      return { developerId: await ensureDeveloper(registry.accounts, request.userId) };
     },
     async getBrowserSession(request) {
       const { session, user, csrfToken } = await getBrowserSession(registry, request.sessionToken);

@@ -2,13 +2,17 @@ import type { CheckCredentialsRequest } from '@authz/proto/identity/v1/identity'
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { InvalidCredentialsError, ValidationError, type FieldViolation } from '@authz/shared/errors';
 import { emailKey } from '../accounts/email.js';
-import { recordAudit } from '../audit/audit-log.js';
-import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Session, User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { sessionTokenHash } from './browser-session-token.js';
+import type { SessionStore } from './session-store.js';
 
 export interface CheckCredentialsDeps {
-  prisma: PrismaClient;
+  accounts: Pick<AccountStore, 'findForSignIn'>;
+  sessions: Pick<SessionStore, 'open'>;
+  audit: AuditLog;
   hasher: PasswordHasher;
   secretHashKey: Buffer;
   sessionTtlSeconds: number;
@@ -42,16 +46,12 @@ export async function checkCredentials(
   const key = emailKey(request.email.trim());
   // PostgreSQL text cannot hold U+0000, so no account has such an address; looking it up would
   // fail the query. The dummy hash below still runs.
-  const user = key.includes('\u0000')
-    ? null
-    : await deps.prisma.user.findUnique({
-        where: { emailLower: key },
-        include: { passwordCredential: true },
-      });
-  const matches = await deps.hasher.verify(user?.passwordCredential?.hash, request.password);
+  const found = key.includes('\u0000') ? undefined : await deps.accounts.findForSignIn(key);
+  const user = found?.user ?? null;
+  const matches = await deps.hasher.verify(found?.passwordHash, request.password);
   const hostedMark: Record<string, boolean> = request.browserSession ? { browserSession: true } : {};
   if (!user || !matches) {
-    await recordAudit(deps.prisma, {
+    await deps.audit.record({
       type: 'login_failure',
       actorUserId: user?.id,
       origin: request.origin,
@@ -66,20 +66,17 @@ export async function checkCredentials(
   }
   const sessionToken = request.browserSession ? randomHexToken() : undefined;
   const authTime = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const session = await deps.prisma.session.create({
-    data: {
-      userId: user.id,
-      authTime,
-      expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
-      tokenHash: sessionToken === undefined ? null : sessionTokenHash(deps.secretHashKey, sessionToken),
-    },
+  const session = await deps.sessions.open({
+    userId: user.id,
+    authTime,
+    expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
+    tokenHash: sessionToken === undefined ? null : sessionTokenHash(deps.secretHashKey, sessionToken),
   });
-  await recordAudit(deps.prisma, {
+  await deps.audit.record({
     type: 'login_success',
     actorUserId: user.id,
     origin: request.origin,
     details: hostedMark,
   });
-  const { passwordCredential: _credential, ...plainUser } = user;
-  return { user: plainUser, session, ...(sessionToken === undefined ? {} : { sessionToken }) };
+  return { user, session, ...(sessionToken === undefined ? {} : { sessionToken }) };
 }

@@ -1,9 +1,10 @@
 import { UnauthorizedError } from '@authz/shared/errors';
-import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
+import type { Session, User } from '../generated/prisma/client.js';
 import { csrfTokenFor, isSessionTokenShaped, sessionTokenHash } from './browser-session-token.js';
+import type { SessionStore } from './session-store.js';
 
 export interface GetBrowserSessionDeps {
-  prisma: PrismaClient;
+  sessions: Pick<SessionStore, 'findByTokenHash'>;
   secretHashKey: Buffer;
 }
 
@@ -24,13 +25,10 @@ export async function getBrowserSession(
   sessionToken: string,
 ): Promise<BrowserSession> {
   if (!isSessionTokenShaped(sessionToken)) throw new UnauthorizedError();
-  const found = await deps.prisma.session.findUnique({
-    where: { tokenHash: sessionTokenHash(deps.secretHashKey, sessionToken) },
-    include: { user: true },
-  });
-  if (!found || found.endedAt !== null || found.expiresAt.getTime() <= Date.now()) {
+  const found = await deps.sessions.findByTokenHash(sessionTokenHash(deps.secretHashKey, sessionToken));
+  if (!found || found.session.endedAt !== null || found.session.expiresAt.getTime() <= Date.now()) {
     throw new UnauthorizedError();
   }
-  const { user, ...session } = found;
+  const { user, session } = found;
   return { session, user, csrfToken: csrfTokenFor(deps.secretHashKey, sessionToken) };
 }

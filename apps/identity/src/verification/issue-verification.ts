@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
-import type { Prisma } from '../generated/prisma/client.js';
 import { VERIFICATION_EMAIL_JOB } from '../outbox/mail-queue.js';
 import { sealOutboxPayload } from '../outbox/outbox-payload.js';
+import type { NewVerification } from './verification-store.js';
 
 export interface IssueVerificationDeps {
   secretHashKey: Buffer;
@@ -12,29 +12,21 @@ export interface IssueVerificationDeps {
 }
 
 /**
- * Writes a verification token (only its keyed hash, docs/decisions.md #5) and the mail's outbox row
- * inside the caller's transaction (docs/decisions.md #29). The link is docs/contract.md "Mail".
+ * A verification token (only its keyed hash is kept, docs/decisions.md #5) and the mail that
+ * carries its link, sealed for the outbox (docs/decisions.md #29); the stores write both in the
+ * transaction that needs them. The link is docs/contract.md "Mail".
  */
-export async function issueVerification(
-  tx: Prisma.TransactionClient,
-  deps: IssueVerificationDeps,
-  user: { id: string; email: string },
-): Promise<void> {
+export function newVerification(deps: IssueVerificationDeps, to: string): NewVerification {
   const token = randomHexToken();
-  await tx.verificationToken.create({
-    data: {
-      userId: user.id,
-      tokenHash: keyedHash(deps.secretHashKey, token),
-      expiresAt: new Date(Date.now() + deps.verificationTokenTtlSeconds * 1000),
-    },
-  });
   const outboxId = randomUUID();
   const verifyUrl = `${deps.issuer}/auth/verify?token=${token}`;
-  await tx.mailOutbox.create({
-    data: {
+  return {
+    tokenHash: keyedHash(deps.secretHashKey, token),
+    expiresAt: new Date(Date.now() + deps.verificationTokenTtlSeconds * 1000),
+    mail: {
       id: outboxId,
       jobName: VERIFICATION_EMAIL_JOB,
-      payload: sealOutboxPayload(deps.outboxKey, outboxId, { to: user.email, verifyUrl }),
+      payload: sealOutboxPayload(deps.outboxKey, outboxId, { to, verifyUrl }),
     },
-  });
+  };
 }

@@ -2,12 +2,12 @@ import { RateLimitedError, ValidationError } from '@authz/shared/errors';
 import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import { EMAIL_MESSAGE, emailKey, parseEmail } from '../accounts/email.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
-import { issueVerification, type IssueVerificationDeps } from './issue-verification.js';
+import { newVerification, type IssueVerificationDeps } from './issue-verification.js';
 import { takeResendSlot, type ResendLimits } from './resend-limits.js';
+import type { VerificationStore } from './verification-store.js';
 
 export interface ResendVerificationDeps extends IssueVerificationDeps {
-  prisma: PrismaClient;
+  verifications: Pick<VerificationStore, 'reissue'>;
   redis: Redis;
   resendLimits: ResendLimits;
   log: Logger;
@@ -26,14 +26,6 @@ export async function resendVerification(deps: ResendVerificationDeps, rawEmail:
   const key = emailKey(email);
   const wait = await takeResendSlot({ ...deps, limits: deps.resendLimits }, key);
   if (wait > 0) throw new RateLimitedError({ attributes: { retryAfterSeconds: String(wait) } });
-  const queued = await deps.prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; email: string; email_verified: boolean }[]>`
-      SELECT "id"::text, "email", "email_verified" FROM "identity"."users"
-      WHERE "email_lower" = ${key} FOR UPDATE`;
-    const user = rows[0];
-    if (!user || user.email_verified) return false;
-    await issueVerification(tx, deps, user);
-    return true;
-  });
+  const queued = await deps.verifications.reissue(key, (user) => newVerification(deps, user.email));
   if (queued) deps.onMailQueued();
 }

@@ -4,12 +4,11 @@ import {
 } from '@authz/proto/identity/v1/identity';
 import { NotFoundError } from '@authz/shared/errors';
 import { isUuid } from '../accounts/get-user.js';
-import { recordAudit } from '../audit/audit-log.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { WalletCredentialStore } from './wallet-credential-store.js';
 import { checkWalletCredential, walletSubjectHash } from './wallet-subject.js';
 
 export interface LinkWalletCredentialDeps {
-  prisma: PrismaClient;
+  walletCredentials: Pick<WalletCredentialStore, 'link'>;
   secretHashKey: Buffer;
 }
 
@@ -25,27 +24,14 @@ export async function linkWalletCredential(
 ): Promise<LinkWalletCredentialOutcome> {
   const credential = checkWalletCredential(request.credential);
   const subjectHash = walletSubjectHash(deps.secretHashKey, credential.issuer, credential.subject);
-  return deps.prisma.$transaction(async (tx) => {
-    const user = isUuid(request.userId) ? await tx.user.findUnique({ where: { id: request.userId } }) : null;
-    if (!user) throw new NotFoundError();
-    const created = await tx.walletCredential.createMany({
-      data: [{ userId: user.id, issuer: credential.issuer, subjectHash, email: credential.email }],
-      skipDuplicates: true,
-    });
-    const owner = await tx.walletCredential.findUniqueOrThrow({ where: { subjectHash } });
-    if (owner.userId !== user.id) return LinkWalletCredentialOutcome.CONFLICT;
-    // A new way into the account is a security event; relinking the same credential is not.
-    if (created.count === 1) {
-      await recordAudit(tx, {
-        type: 'wallet_linked',
-        actorUserId: user.id,
-        origin: request.origin,
-        details: { issuer: credential.issuer },
-      });
-    }
-    if (credential.email) {
-      await tx.walletCredential.update({ where: { id: owner.id }, data: { email: credential.email } });
-    }
-    return LinkWalletCredentialOutcome.LINKED;
-  });
+  if (!isUuid(request.userId)) throw new NotFoundError();
+  // A new way into the account is a security event; relinking the same credential is not
+  // (the store records the event only for a new link).
+  const linked = await deps.walletCredentials.link(
+    request.userId,
+    { issuer: credential.issuer, subjectHash, email: credential.email },
+    { type: 'wallet_linked', origin: request.origin, details: { issuer: credential.issuer } },
+  );
+  if (!linked) throw new NotFoundError();
+  return linked === 'conflict' ? LinkWalletCredentialOutcome.CONFLICT : LinkWalletCredentialOutcome.LINKED;
 }

@@ -1,13 +1,13 @@
 import type { SignInWithWalletRequest } from '@authz/proto/identity/v1/identity';
 import { randomHexToken } from '@authz/shared/crypto';
 import { NotFoundError } from '@authz/shared/errors';
-import { recordAudit } from '../audit/audit-log.js';
-import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
+import type { Session, User } from '../generated/prisma/client.js';
 import { csrfTokenFor, sessionTokenHash } from '../sessions/browser-session-token.js';
+import type { WalletCredentialStore } from './wallet-credential-store.js';
 import { checkWalletCredential, walletSubjectHash } from './wallet-subject.js';
 
 export interface SignInWithWalletDeps {
-  prisma: PrismaClient;
+  walletCredentials: Pick<WalletCredentialStore, 'signIn'>;
   secretHashKey: Buffer;
   sessionTtlSeconds: number;
 }
@@ -33,32 +33,20 @@ export async function signInWithWallet(
   const subjectHash = walletSubjectHash(deps.secretHashKey, credential.issuer, credential.subject);
   const sessionToken = randomHexToken();
   const authTime = new Date(Math.floor(Date.now() / 1000) * 1000);
-  return deps.prisma.$transaction(async (tx) => {
-    const found = await tx.walletCredential.findUnique({ where: { subjectHash }, include: { user: true } });
-    if (!found) throw new NotFoundError({ detail: 'wallet credential linked to no account' });
-    await tx.walletCredential.update({
-      where: { id: found.id },
-      data: { lastUsedAt: authTime, ...(credential.email ? { email: credential.email } : {}) },
-    });
-    const session = await tx.session.create({
-      data: {
-        userId: found.userId,
-        authTime,
-        expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
-        tokenHash: sessionTokenHash(deps.secretHashKey, sessionToken),
-      },
-    });
-    await recordAudit(tx, {
+  const signedIn = await deps.walletCredentials.signIn(
+    subjectHash,
+    { at: authTime, email: credential.email },
+    {
+      authTime,
+      expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
+      tokenHash: sessionTokenHash(deps.secretHashKey, sessionToken),
+    },
+    {
       type: 'login_success',
-      actorUserId: found.userId,
       origin: request.origin,
       details: { browserSession: true, wallet: true, issuer: credential.issuer },
-    });
-    return {
-      user: found.user,
-      session,
-      sessionToken,
-      csrfToken: csrfTokenFor(deps.secretHashKey, sessionToken),
-    };
-  });
+    },
+  );
+  if (!signedIn) throw new NotFoundError({ detail: 'wallet credential linked to no account' });
+  return { ...signedIn, sessionToken, csrfToken: csrfTokenFor(deps.secretHashKey, sessionToken) };
 }

@@ -1,7 +1,7 @@
 import type { IdentityService } from '@authz/proto/identity/v1/identity';
 import type { ServiceImplementation } from '@authz/shared/grpc';
 import { toUserMessage } from '../accounts/user-view.js';
-import type { IdentityRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { linkWalletCredential } from './link-wallet-credential.js';
 import { signInWithWallet } from './sign-in-with-wallet.js';
 
@@ -11,7 +11,7 @@ type WalletCredentialRpcs = Pick<
 >;
 
 /** The wallet credential RPCs of IdentityService: thin translations (docs/conventions.md #2). */
-export function walletCredentialRpcs(registry: IdentityRegistry): WalletCredentialRpcs {
+export function walletCredentialRpcs(registry: Registry): WalletCredentialRpcs {
   return {
     async signInWithWallet(request) {
       const { user, session, sessionToken, csrfToken } = await signInWithWallet(registry, request);

@@ -1,7 +1,6 @@
-import type { Logger } from '@authz/shared/logger';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { SendMailOptions } from 'nodemailer';
+import type { Registry } from '../registry.js';
 import {
   MAIL_QUEUE_NAME,
   VERIFICATION_EMAIL_JOB,
@@ -10,7 +9,6 @@ import {
 } from './mail-queue.js';
 import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
 import { maskEmail } from './mask-email.js';
-import type { MailTransport } from './smtp-transport.js';
 import { renderVerificationEmail } from './verification-email.js';
 import { cappedExponentialBackoff } from './backoff.js';
 
@@ -20,20 +18,8 @@ import { cappedExponentialBackoff } from './backoff.js';
  */
 export const MAX_STALLED_COUNT = 10;
 
-export interface MailWorkerDeps {
-  /** The worker's own connection (`maxRetriesPerRequest: null`); BullMQ duplicates it to block. */
-  connection: Redis;
-  redisKeyPrefix: string;
-  transport: MailTransport;
-  mailFrom: string;
-  metrics: MailMetrics;
-  logger: Logger;
-  concurrency: number;
-  /** A lock not renewed for this long marks the job stalled (its worker died). */
-  lockDurationMs: number;
-  /** How often stalled jobs are looked for and moved back to wait. */
-  stalledIntervalMs: number;
-}
+/** The worker uses every part of the registry. */
+export type MailWorkerDeps = Registry;
 
 /**
  * Consumes the `mail` queue. Delivery is at least once (docs/mail.md): a job completes only

@@ -11,7 +11,7 @@ import { decideConsent, getConsentPrompt } from '../protocol/authorize/consent-d
 import { getPendingAuthorization, resumeAuthorization } from '../protocol/authorize/resume-authorization.js';
 import { listConsents, revokeConsent } from '../protocol/consent/consents.js';
 import type { RequestOrigin } from '../protocol/identity-port.js';
-import type { Registry } from '../protocol/registry.js';
+import type { Registry } from '../registry.js';
 
 /** AuthorizationService: thin translations between the wire messages and the protocol logic. */
 export function authorizationServiceImplementation(

@@ -12,7 +12,7 @@ import type { Introspection } from '../protocol/introspection/introspection-resu
 import { introspect } from '../protocol/introspection/introspection.js';
 import { loginFirstParty } from '../protocol/first-party/login-first-party.js';
 import { logout } from '../protocol/first-party/logout.js';
-import type { Registry } from '../protocol/registry.js';
+import type { Registry } from '../registry.js';
 import { revoke } from '../protocol/revocation/revocation.js';
 import { handleTokenRequest } from '../protocol/token/token-endpoint.js';
 import { userInfo } from '../protocol/userinfo/userinfo.js';

@@ -1,9 +1,9 @@
 import { matchesKeyedHash } from '@authz/shared/crypto';
 import type { PresentationRequest } from '../generated/prisma/client.js';
-import type { WalletBridgeRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { isIdentifierShaped, type Purpose } from '../requests/presentation-request.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'secretHashKey'>;
+type Deps = Pick<Registry, 'requests' | 'secretHashKey'>;
 
 /**
  * The flow a browser polls: found by handle, of the expected purpose, and presented with the
@@ -17,7 +17,7 @@ export async function findBoundFlow(
   purpose: Purpose,
 ): Promise<PresentationRequest | undefined> {
   if (!isIdentifierShaped(handle) || binder === '') return undefined;
-  const request = await deps.prisma.presentationRequest.findUnique({ where: { handle } });
+  const request = await deps.requests.findByHandle(handle);
   if (!request || request.purpose !== purpose) return undefined;
   return matchesKeyedHash(deps.secretHashKey, `wallet-binder:${binder}`, request.binderHash)
     ? request

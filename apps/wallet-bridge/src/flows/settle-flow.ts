@@ -1,11 +1,11 @@
 import type { PresentationRequest } from '../generated/prisma/client.js';
-import type { WalletBridgeRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import { STATUS } from '../requests/presentation-request.js';
 import { verifyPresentation } from '../verification/verify-presentation.js';
 import { PresentationRejected, type VerifiedCredential } from '../verification/verified-credential.js';
 import type { WalletConfig } from '../verifier/wallet-config.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'log'>;
+type Deps = Pick<Registry, 'requests' | 'log'>;
 
 export type Settlement =
   | { kind: 'busy' }
@@ -29,23 +29,9 @@ export async function settleAnsweredFlow(
   config: WalletConfig,
   request: PresentationRequest,
 ): Promise<Settlement> {
-  const claimed = await deps.prisma.presentationRequest.updateMany({
-    where: { handle: request.handle, status: STATUS.answered },
-    data: { status: STATUS.settling },
-  });
-  if (claimed.count !== 1) return { kind: 'busy' };
-  const finish = async (status: string) => {
-    await deps.prisma.presentationRequest.update({
-      where: { handle: request.handle },
-      data: { status, vpToken: null, settledAt: new Date() },
-    });
-  };
-  const release = async () => {
-    await deps.prisma.presentationRequest.update({
-      where: { handle: request.handle },
-      data: { status: STATUS.answered },
-    });
-  };
+  if (!(await deps.requests.claim(request.handle))) return { kind: 'busy' };
+  const finish = (status: string) => deps.requests.settle(request.handle, status, new Date());
+  const release = () => deps.requests.release(request.handle);
   try {
     const credential = await verifyPresentation(config, request.vpToken ?? '', request);
     return { kind: 'verified', credential, finish, release };

@@ -5,12 +5,12 @@ import type {
 } from '@authz/proto/walletbridge/v1/walletbridge';
 import { SignInStatus } from '@authz/proto/walletbridge/v1/walletbridge';
 import { NotFoundError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { requireWallet, type Registry } from '../registry.js';
 import { isPastSettling, STATUS } from '../requests/presentation-request.js';
 import { findBoundFlow } from './flow-lookup.js';
 import { settleAnsweredFlow } from './settle-flow.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
+type Deps = Pick<Registry, 'requests' | 'wallet' | 'secretHashKey' | 'identity' | 'log'>;
 type Outcome = MessageInitShape<typeof GetSignInOutcomeResponseSchema>;
 
 const PENDING: Outcome = { status: SignInStatus.PENDING };

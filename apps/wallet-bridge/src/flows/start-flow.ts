@@ -2,11 +2,11 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { FlowStartedSchema, StartLinkRequest } from '@authz/proto/walletbridge/v1/walletbridge';
 import { constantTimeEqual, randomHexToken } from '@authz/shared/crypto';
 import { InvalidCsrfTokenError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { requireWallet, type Registry } from '../registry.js';
 import { binderHash, randomIdentifier, type Purpose } from '../requests/presentation-request.js';
 import { invocationUri } from '../requests/request-object.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet' | 'secretHashKey' | 'identity'>;
+type Deps = Pick<Registry, 'requests' | 'wallet' | 'secretHashKey' | 'identity'>;
 type FlowStarted = MessageInitShape<typeof FlowStartedSchema>;
 
 /** interface.md 4.5 /ui/wallet-login: a sign-in flow, bound to the browser that started it. */
@@ -34,17 +34,15 @@ async function createFlow(deps: Deps, purpose: Purpose, userId: string | null): 
   const config = requireWallet(deps);
   const binder = randomHexToken();
   const now = Date.now();
-  const request = await deps.prisma.presentationRequest.create({
-    data: {
-      handle: randomIdentifier(),
-      purpose,
-      state: randomIdentifier(),
-      nonce: randomIdentifier(),
-      binderHash: binderHash(deps.secretHashKey, binder),
-      userId,
-      createdAt: new Date(now),
-      expiresAt: new Date(now + config.requestTtlSeconds * 1000),
-    },
+  const request = await deps.requests.create({
+    handle: randomIdentifier(),
+    purpose,
+    state: randomIdentifier(),
+    nonce: randomIdentifier(),
+    binderHash: binderHash(deps.secretHashKey, binder),
+    userId,
+    createdAt: new Date(now),
+    expiresAt: new Date(now + config.requestTtlSeconds * 1000),
   });
   return {
     handle: request.handle,

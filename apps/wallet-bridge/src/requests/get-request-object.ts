@@ -1,9 +1,9 @@
 import { NotFoundError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
-import { isIdentifierShaped, STATUS } from './presentation-request.js';
+import { requireWallet, type Registry } from '../registry.js';
+import { isIdentifierShaped } from './presentation-request.js';
 import { signRequestObject } from './request-object.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
+type Deps = Pick<Registry, 'requests' | 'wallet'>;
 
 /**
  * interface.md 4.9 GET /oid4vp/request/{handle}: the signed request object of a pending, unexpired
@@ -13,10 +13,8 @@ type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
 export async function getRequestObject(deps: Deps, handle: string): Promise<string> {
   const config = requireWallet(deps);
   const request = isIdentifierShaped(handle)
-    ? await deps.prisma.presentationRequest.findFirst({
-        where: { handle, status: STATUS.pending, expiresAt: { gt: new Date() } },
-      })
-    : null;
+    ? await deps.requests.findPending(handle, new Date())
+    : undefined;
   if (!request) throw new NotFoundError();
   return signRequestObject(config, request);
 }

@@ -1,10 +1,11 @@
 import type { SubmitResponseRequest } from '@authz/proto/walletbridge/v1/walletbridge';
 import { InvalidRequestError } from '@authz/shared/errors';
-import { requireWallet, type WalletBridgeRegistry } from '../registry.js';
+import { requireWallet, type Registry } from '../registry.js';
 import { CREDENTIAL_QUERY_ID } from './dcql-query.js';
 import { isIdentifierShaped, STATUS } from './presentation-request.js';
+import type { WalletAnswer } from './presentation-request-store.js';
 
-type Deps = Pick<WalletBridgeRegistry, 'prisma' | 'wallet'>;
+type Deps = Pick<Registry, 'requests' | 'wallet'>;
 
 /** RFC 6749 section 4.1.2.1 error codes are printable ASCII. */
 const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
@@ -19,21 +20,12 @@ export async function submitResponse(deps: Deps, response: SubmitResponseRequest
   const state = response.state ?? '';
   if (!isIdentifierShaped(state)) throw new InvalidRequestError({ message: 'state is missing or malformed' });
   const answer = parseAnswer(response);
-  const now = new Date();
-  const { count } = await deps.prisma.presentationRequest.updateMany({
-    where: { state, status: STATUS.pending, expiresAt: { gt: now } },
-    data: { status: answer.status, vpToken: answer.vpToken, answeredAt: now },
-  });
-  if (count !== 1) throw new InvalidRequestError({ message: 'unknown, used or expired state' });
-}
-
-interface Answer {
-  status: typeof STATUS.answered | typeof STATUS.declined;
-  vpToken: string | null;
+  const answered = await deps.requests.answer(state, answer, new Date());
+  if (!answered) throw new InvalidRequestError({ message: 'unknown, used or expired state' });
 }
 
 // OID4VP 1.0 section 8.1: either a vp_token or an error response (section 8.5), never both.
-function parseAnswer(response: SubmitResponseRequest): Answer {
+function parseAnswer(response: SubmitResponseRequest): WalletAnswer {
   if (response.error !== undefined && response.vpToken === undefined) {
     if (!ERROR_CODE.test(response.error)) throw new InvalidRequestError({ message: 'error is malformed' });
     return { status: STATUS.declined, vpToken: null };

@@ -3,11 +3,11 @@ import type { ServiceImplementation } from '@authz/shared/grpc';
 import { getLinkOutcome } from '../flows/link-outcome.js';
 import { getSignInOutcome } from '../flows/sign-in-outcome.js';
 import { startLink, startSignIn } from '../flows/start-flow.js';
-import type { WalletBridgeRegistry } from '../registry.js';
+import type { Registry } from '../registry.js';
 
 /** The browser-facing flows (interface.md 4.2, 4.5): thin translations (docs/conventions.md #2). */
 export function flowServiceImplementation(
-  registry: WalletBridgeRegistry,
+  registry: Registry,
 ): ServiceImplementation<typeof WalletFlowService> {
   return {
     async startSignIn() {

@@ -1,7 +1,7 @@
 import { html } from '../../html/html.js';
 import type { AuthorizationOutcome } from './authorization-port.js';
 import { documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 type Deps = Pick<Registry, 'links'>;
 

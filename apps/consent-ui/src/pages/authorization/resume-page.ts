@@ -3,7 +3,7 @@ import { outcomePage } from './error-page.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
 import type { PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { expiredRequestPage, refusalPage } from '../status/status-pages.js';
 
 type Deps = Pick<Registry, 'authorization' | 'links'>;

@@ -6,7 +6,7 @@ import { outcomePage } from '../authorization/error-page.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { describeScope } from './scope-wording.js';
 import {
   badRequestPage,

@@ -1,5 +1,5 @@
 import type { PageResult } from './page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 /** GET /ui/assets/style.css: the gateway lets browsers cache it (docs/hosted-pages.md #9). */
 export async function showStyleSheet({ styleSheet }: Pick<Registry, 'styleSheet'>): Promise<PageResult> {

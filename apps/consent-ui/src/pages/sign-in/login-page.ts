@@ -12,7 +12,7 @@ import { findBrowserSession } from '../browser-session.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';

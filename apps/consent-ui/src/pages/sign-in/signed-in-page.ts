@@ -1,6 +1,6 @@
 import { html } from '../../html/html.js';
 import { documentPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 /**
  * GET /ui/login without a pending authorization, from a browser that is signed in: where a

@@ -1,7 +1,7 @@
 import { NotFoundError, UnauthorizedError } from '@authz/shared/errors';
 import { html } from '../../html/html.js';
 import { documentPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 // Pages that only say why the browser cannot go on. None names a client or echoes a request
 // value, and none links back to a client: its redirect URI is not known to be safe here.

@@ -4,7 +4,7 @@ import { html } from '../../html/html.js';
 import { findBrowserSession } from '../browser-session.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { notFoundPage, signInRequiredPage } from '../status/status-pages.js';
 import { BINDER_COOKIE, invocationUriFor, walletFlowCookies } from './wallet-cookies.js';
 import type { LinkOutcome, LinkStatus } from './wallet-port.js';

@@ -6,7 +6,7 @@ import type { PendingAuthorization } from '../authorization/authorization-port.j
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { expiredRequestPage, notFoundPage, refusalPage } from '../status/status-pages.js';
 import {
   BINDER_COOKIE,

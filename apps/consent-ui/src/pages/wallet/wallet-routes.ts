@@ -1,5 +1,5 @@
 import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { Route } from '../route.js';
 import { showWalletLinkOutcome, showWalletLinkPage, startWalletLink } from './wallet-link-page.js';
 import {

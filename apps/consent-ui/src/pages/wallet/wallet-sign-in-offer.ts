@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../html/html.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 /** A slow wallet-bridge may cost the sign-in page its wallet link, never much of its time. */
 const OFFER_PROBE_TIMEOUT_MS = 1000;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signCompactJws } from '../../keys/compact-jws.js';
 import type { Actor } from '../delegation/actor.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 export interface AccessTokenSubject {
   sub: string;

@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 export interface VerifiedAccessToken {
   sub: string;

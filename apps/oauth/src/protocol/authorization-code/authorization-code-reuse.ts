@@ -1,6 +1,6 @@
 import type { IssuedTokens, StoredAuthorizationCode } from './authorization-code-store.js';
 import { revokeRefreshTokenFamily } from '../refresh-token/refresh-token-family.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 type Deps = Pick<Registry, 'authorizationCodes' | 'refreshTokens' | 'denyList' | 'log'>;
 

@@ -4,7 +4,7 @@ import type { IssuedTokens, StoredAuthorizationCode } from './authorization-code
 import { mintIdToken } from '../id-token/id-token.js';
 import type { IdentityUser } from '../identity-port.js';
 import { createRefreshToken } from '../refresh-token/refresh-token-family.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 

@@ -1,7 +1,7 @@
 import { LoginRequiredError, OAuthError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { RequestOrigin } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { RawParameter } from '../token/token-parameters.js';
 import {
   errorPage,

@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import type { BrowserSession } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 
 /** The browser's signed-in session (interface.md 5 cookie), or undefined when it has none. */

@@ -1,6 +1,6 @@
 import { AccessDeniedError, NotFoundError } from '@authz/shared/errors';
 import type { BrowserSession } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { redirectErrorToClient, type AuthorizationOutcome } from './authorization-outcome.js';
 import { requireBrowserSession } from './browser-session.js';
 import type { ConsentPrompt } from './handle-store.js';

@@ -1,7 +1,7 @@
 import { ConsentRequiredError } from '@authz/shared/errors';
 import type { StoredConsent } from '../consent/consent-store.js';
 import type { BrowserSession } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { redirectToHostedPage, type AuthorizationOutcome } from './authorization-outcome.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { issueAuthorizationCode } from './issue-authorization-code.js';

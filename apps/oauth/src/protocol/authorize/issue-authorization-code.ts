@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { keyedHash } from '@authz/shared/crypto';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { formatScope } from '../scope/scope.js';
 import { redirectToClient, type AuthorizationOutcome } from './authorization-outcome.js';
 import type { AuthorizationRequest } from './authorization-request.js';

@@ -1,6 +1,6 @@
 import { InvalidClientError, InvalidRequestError, NotFoundError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { AuthorizationParameters } from './authorization-parameters.js';
 
 /**

@@ -1,5 +1,5 @@
 import { NotFoundError, OAuthError } from '@authz/shared/errors';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import {
   redirectErrorToClient,
   redirectToHostedPage,

@@ -2,7 +2,7 @@ import { InvalidClientError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from './authenticated-client.js';
 import type { PresentedClientCredentials } from './clients-port.js';
 import { FIRST_PARTY_CLIENT, FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { TokenParameters } from '../token/token-parameters.js';
 import type { BasicCredentials } from '../token/token-request.js';
 

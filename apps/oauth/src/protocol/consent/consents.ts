@@ -1,7 +1,7 @@
 import { NotFoundError } from '@authz/shared/errors';
 import type { StoredConsent } from './consent-store.js';
 import { denyAll, type LiveAccessToken } from '../access-token/deny-list.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 type Deps = Pick<Registry, 'consents' | 'refreshTokens' | 'authorizationCodes' | 'denyList'>;
 

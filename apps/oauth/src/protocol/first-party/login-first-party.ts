@@ -2,7 +2,7 @@ import { mintAccessToken } from '../access-token/access-token.js';
 import { FIRST_PARTY_CLIENT } from './first-party-client.js';
 import type { RequestOrigin } from '../identity-port.js';
 import { createRefreshToken } from '../refresh-token/refresh-token-family.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { TokenSet } from '../token/token-set.js';
 
 export interface LoginFirstPartyRequest {

@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import type { RequestOrigin } from '../identity-port.js';
 import { revokeSessionRefreshTokens } from '../refresh-token/refresh-token-family.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { verifyAccessToken } from '../access-token/verify-access-token.js';
 
 /**

@@ -9,7 +9,7 @@ import { oauthTestSource, startOAuth, type RunningOAuth } from '../../../test/oa
 import { openTestRegistry } from '../../../test/test-registry.js';
 import { origin } from '../../../test/token-management.js';
 import type { AuthorizationCodeStore } from '../authorization-code/authorization-code-store.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { TokenParameters } from '../token/token-parameters.js';
 import { handle } from './authorization-code.js';
 

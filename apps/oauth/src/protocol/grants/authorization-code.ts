@@ -7,7 +7,7 @@ import { checkAuthorizedResource } from '../resource/check-authorized-resource.j
 import { checkPkceVerifier } from '../pkce/check-pkce-verifier.js';
 import type { IdentityUser } from '../identity-port.js';
 import { issueCodeTokens } from '../authorization-code/issue-code-tokens.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { TokenParameters } from '../token/token-parameters.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';

@@ -1,7 +1,7 @@
 import { mintAccessToken } from '../access-token/access-token.js';
 import { checkClientScope } from '../scope/check-client-scope.js';
 import { checkResource } from '../resource/check-resource.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { formatScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';

@@ -1,6 +1,6 @@
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { RequestOrigin } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { TokenParameters } from '../token/token-parameters.js';
 import type { TokenSet } from '../token/token-set.js';
 

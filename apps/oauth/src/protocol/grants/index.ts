@@ -1,6 +1,6 @@
 import * as authorizationCode from './authorization-code.js';
 import * as clientCredentials from './client-credentials.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { Grant } from './grant.js';
 import * as refreshToken from './refresh-token.js';
 import * as jwtBearer from './rfc7523-jwt-bearer.js';

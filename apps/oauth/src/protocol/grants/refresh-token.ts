@@ -14,7 +14,7 @@ import {
   revokeRefreshTokenFamily,
 } from '../refresh-token/refresh-token-family.js';
 import type { StoredRefreshToken } from '../refresh-token/refresh-token-store.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';

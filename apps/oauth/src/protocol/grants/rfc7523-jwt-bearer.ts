@@ -1,7 +1,7 @@
 import { UnsupportedGrantTypeError } from '@authz/shared/errors';
 import { acceptIdJag } from '../id-jag/accept-id-jag.js';
 import { JWT_BEARER_GRANT } from '../id-jag/id-jag.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 

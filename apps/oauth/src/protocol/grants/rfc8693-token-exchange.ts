@@ -1,7 +1,7 @@
 import { exchangeForAgent } from '../token-exchange/agent-exchange.js';
 import { checkTokenTypes } from '../token-exchange/check-token-types.js';
 import { issueIdJag } from '../id-jag/issue-id-jag.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 

@@ -12,7 +12,7 @@ import { checkClientScope } from '../scope/check-client-scope.js';
 import { checkResource } from '../resource/check-resource.js';
 import type { GrantRequest } from '../grants/grant.js';
 import type { IdentityUser } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { formatScope, parseScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { EnterpriseAssertions } from './enterprise-port.js';

@@ -4,7 +4,7 @@ import { signCompactJws } from '../../keys/compact-jws.js';
 import { actorChain } from '../delegation/actor.js';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { GrantRequest } from '../grants/grant.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { formatScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 import { narrowScope } from '../token-exchange/narrow-delegation.js';

@@ -3,7 +3,7 @@ import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { ActorChainError, qualifyActor, readActor, type Actor } from '../delegation/actor.js';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
 import type { EnterpriseAssertions } from './enterprise-port.js';
 import { ID_JAG_TYP } from './id-jag.js';

@@ -1,6 +1,6 @@
 import { signCompactJws } from '../../keys/compact-jws.js';
 import type { IdentityUser } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 export interface IdTokenSubject {
   user: IdentityUser;

@@ -2,7 +2,7 @@ import { UnauthorizedError } from '@authz/shared/errors';
 import { readActor, type Actor } from '../delegation/actor.js';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { IntrospectedToken } from './introspection-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { verifyLiveAccessToken, type LiveAccessTokenClaims } from '../access-token/verify-access-token.js';
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;

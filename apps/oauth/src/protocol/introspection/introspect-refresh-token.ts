@@ -2,7 +2,7 @@ import type { AuthenticatedClient } from '../client-authentication/authenticated
 import type { IntrospectedToken } from './introspection-result.js';
 import { findPresentedRefreshToken } from '../refresh-token/refresh-token-family.js';
 import type { StoredRefreshToken } from '../refresh-token/refresh-token-store.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 type Deps = Pick<Registry, 'config' | 'refreshTokens'>;
 

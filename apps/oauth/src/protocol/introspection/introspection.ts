@@ -4,7 +4,7 @@ import { authenticateClient } from '../client-authentication/client-authenticati
 import { introspectAccessToken } from './introspect-access-token.js';
 import { introspectRefreshToken } from './introspect-refresh-token.js';
 import { INACTIVE, type IntrospectedToken, type Introspection } from './introspection-result.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { readTokenParameters } from '../token/token-parameters.js';
 import type { TokenManagementRequest } from '../token/token-request.js';
 import { tokenKindsToTry, type TokenKind } from '../token/token-type-hint.js';

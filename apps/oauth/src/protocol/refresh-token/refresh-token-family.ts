@@ -2,7 +2,7 @@ import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import type { MintedAccessToken } from '../access-token/access-token.js';
 import { denyAll } from '../access-token/deny-list.js';
 import type { NewRefreshToken, StoredRefreshToken } from './refresh-token-store.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 const REFRESH_TOKEN = /^[0-9a-f]{64}$/;
 

@@ -1,7 +1,7 @@
 import { InvalidClientError, InvalidRequestError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import { authenticateClient } from '../client-authentication/client-authentication.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { revokeAccessToken } from './revoke-access-token.js';
 import { revokeRefreshToken } from './revoke-refresh-token.js';
 import { readTokenParameters, type RawParameter, type TokenParameters } from '../token/token-parameters.js';

@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;

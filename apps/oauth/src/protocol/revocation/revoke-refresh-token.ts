@@ -3,7 +3,7 @@ import {
   findPresentedRefreshToken,
   revokeRefreshTokenFamily,
 } from '../refresh-token/refresh-token-family.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 
 type Deps = Pick<Registry, 'config' | 'refreshTokens' | 'denyList'>;
 

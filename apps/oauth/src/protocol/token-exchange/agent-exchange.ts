@@ -3,7 +3,7 @@ import { mintAccessToken } from '../access-token/access-token.js';
 import { actorChain, ActorChainError, delegateTo, type Actor } from '../delegation/actor.js';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { GrantRequest } from '../grants/grant.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { formatScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 import { checkActorToken } from './actor-token.js';

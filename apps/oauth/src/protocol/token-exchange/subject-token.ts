@@ -2,7 +2,7 @@ import { InvalidRequestError, NotFoundError, UnauthorizedError } from '@authz/sh
 import type { JWTPayload } from 'jose';
 import { ActorChainError, readActor, type Actor } from '../delegation/actor.js';
 import type { IdentityUserProfile } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
 import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
 

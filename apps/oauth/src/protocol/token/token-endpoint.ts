@@ -6,7 +6,7 @@ import {
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import { authenticateClient } from '../client-authentication/client-authentication.js';
 import { grants, type Grant } from '../grants/index.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { readTokenParameters, type TokenParameters } from './token-parameters.js';
 import type { TokenRequest } from './token-request.js';
 import type { TokenSet } from './token-set.js';

@@ -5,7 +5,7 @@ import {
   UnauthorizedError,
 } from '@authz/shared/errors';
 import type { IdentityUserProfile, VerifiedEmail } from '../identity-port.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
 import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
 

@@ -1,0 +1,52 @@
+import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
+import { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
+import type { GrpcChannel } from '@authz/shared/grpc';
+import type { ConsentUiEnv } from './config/env.js';
+import { deriveLoginCsrfKey } from './cookies/login-csrf.js';
+import type { StyleSheet } from './html/style-sheet.js';
+import type { AuthorizationPort } from './pages/authorization/authorization-port.js';
+import type { IdentityPort } from './pages/sign-in/identity-port.js';
+import { hostedLinks, type Links } from './pages/shared/links.js';
+import { walletLinks, type WalletLinks } from './pages/wallet/wallet-links.js';
+import type { WalletPort } from './pages/wallet/wallet-port.js';
+import { qrCodeRenderer, type QrCodes } from './pages/wallet/wallet-qr-code.js';
+import { identityOverGrpc } from './rpc/identity-client.js';
+import { authorizationOverGrpc } from './rpc/oauth-client.js';
+import { walletOverGrpc } from './rpc/wallet-client.js';
+
+/** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
+export interface Registry {
+  identity: IdentityPort;
+  authorization: AuthorizationPort;
+  links: Links;
+  styleSheet: StyleSheet;
+  /** Derived from SECRET_HASH_KEY for the sign-in form alone (cookies/login-csrf.ts). */
+  loginCsrfKey: Buffer;
+  /** wallet-bridge's browser flows (interface.md 4.5 wallet pages). */
+  wallet: WalletPort;
+  walletLinks: WalletLinks;
+  qrCodes: QrCodes;
+}
+
+/** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
+export function createRegistry(
+  env: ConsentUiEnv,
+  parts: {
+    styleSheet: StyleSheet;
+    identityChannel: GrpcChannel;
+    oauthChannel: GrpcChannel;
+    walletChannel: GrpcChannel;
+  },
+): Registry {
+  return {
+    identity: identityOverGrpc(parts.identityChannel.service(IdentityService)),
+    authorization: authorizationOverGrpc(parts.oauthChannel.service(AuthorizationService)),
+    links: hostedLinks(env.issuer, parts.styleSheet.version),
+    styleSheet: parts.styleSheet,
+    loginCsrfKey: deriveLoginCsrfKey(env.secretHashKey),
+    wallet: walletOverGrpc(parts.walletChannel.service(WalletFlowService)),
+    walletLinks: walletLinks(env.issuer),
+    qrCodes: qrCodeRenderer(),
+  };
+}

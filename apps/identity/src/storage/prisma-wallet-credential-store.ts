@@ -1,0 +1,61 @@
+import type { AuditEntry } from '../audit/audit-log.js';
+import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
+import type { NewSession } from '../sessions/session-store.js';
+import type { WalletCredentialStore, WalletCredentialToLink } from '../wallet/wallet-credential-store.js';
+import { recordAudit } from './prisma-audit-log.js';
+
+export class PrismaWalletCredentialStore implements WalletCredentialStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  link(
+    userId: string,
+    credential: WalletCredentialToLink,
+    audit: Omit<AuditEntry, 'actorUserId'>,
+  ): Promise<'linked' | 'conflict' | undefined> {
+    const { subjectHash } = credential;
+    return this.prisma.$transaction(async (tx) => {
+      const user = await tx.user.findUnique({ where: { id: userId } });
+      if (!user) return undefined;
+      // The unique subject hash decides the owner: two concurrent links never both win.
+      const created = await tx.walletCredential.createMany({
+        data: [{ userId: user.id, issuer: credential.issuer, subjectHash, email: credential.email }],
+        skipDuplicates: true,
+      });
+      const owner = await tx.walletCredential.findUniqueOrThrow({ where: { subjectHash } });
+      if (owner.userId !== user.id) return 'conflict';
+      if (created.count === 1) await recordAudit(tx, { ...audit, actorUserId: user.id });
+      if (credential.email) {
+        await tx.walletCredential.update({ where: { id: owner.id }, data: { email: credential.email } });
+      }
+      return 'linked';
+    });
+  }
+
+  signIn(
+    subjectHash: string,
+    use: { at: Date; email: string | null },
+    session: Omit<NewSession, 'userId'>,
+    audit: Omit<AuditEntry, 'actorUserId'>,
+  ): Promise<{ user: User; session: Session } | undefined> {
+    return this.prisma.$transaction(async (tx) => {
+      const found = await tx.walletCredential.findUnique({ where: { subjectHash }, include: { user: true } });
+      if (!found) return undefined;
+      await tx.walletCredential.update({
+        where: { id: found.id },
+        data: { lastUsedAt: use.at, ...(use.email ? { email: use.email } : {}) },
+      });
+      const opened = await tx.session.create({ data: { ...session, userId: found.userId } });
+      await recordAudit(tx, { ...audit, actorUserId: found.userId });
+      return { user: found.user, session: opened };
+    });
+  }
+
+  async verifiedEmails(userId: string): Promise<string[]> {
+    const credentials = await this.prisma.walletCredential.findMany({
+      where: { userId, email: { not: null } },
+      orderBy: [{ lastUsedAt: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }],
+      select: { email: true },
+    });
+    return credentials.map(({ email }) => email!);
+  }
+}

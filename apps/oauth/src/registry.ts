@@ -1,0 +1,120 @@
+import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
+import type { GrpcChannel } from '@authz/shared/grpc';
+import type { Logger } from '@authz/shared/logger';
+import type { Redis } from 'ioredis';
+import type { ClientsAccess } from './clients/clients-access.js';
+import type { OAuthEnv } from './config/env.js';
+import { openEnterpriseAssertions } from './enterprise/enterprise-assertions.js';
+import type { PrismaClient } from './generated/prisma/client.js';
+import type { KeyRing } from './keys/key-ring.js';
+import type { AuditPort } from './protocol/delegation/audit-port.js';
+import type { AuthorizationCodeStore } from './protocol/authorization-code/authorization-code-store.js';
+import {
+  HANDLE_TTL_SECONDS,
+  type ConsentPrompt,
+  type HandleStore,
+  type PendingAuthorization,
+} from './protocol/authorize/handle-store.js';
+import type { ClientsPort, ClientUsageLog } from './protocol/client-authentication/clients-port.js';
+import type { ConsentStore } from './protocol/consent/consent-store.js';
+import type { AccessTokenDenyList } from './protocol/access-token/deny-list.js';
+import type { EnterpriseAssertions } from './protocol/id-jag/enterprise-port.js';
+import type { IdentityPort } from './protocol/identity-port.js';
+import type { RefreshTokenStore } from './protocol/refresh-token/refresh-token-store.js';
+import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
+import { auditOverGrpc } from './rpc/audit-client.js';
+import { identityOverGrpc } from './rpc/identity-client.js';
+import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
+import { PrismaConsentStore } from './storage/prisma-consent-store.js';
+import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
+import { RedisDenyList } from './storage/redis-deny-list.js';
+import { RedisHandleStore } from './storage/redis-handle-store.js';
+
+export interface TokenConfig {
+  issuer: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  authorizationCodeTtlSeconds: number;
+  secretHashKey: Buffer;
+}
+
+/** Everything the protocol logic may use; each feature picks what it needs (docs/conventions.md #6). */
+export interface Registry {
+  config: TokenConfig;
+  keys: Pick<KeyRing, 'signingKey' | 'verificationKey'>;
+  refreshTokens: RefreshTokenStore;
+  denyList: AccessTokenDenyList;
+  identity: IdentityPort;
+  /** Client authentication by the clients service, cached (docs/tokens.md #16), and resolution. */
+  clients: Pick<ClientsPort, 'authenticateClient' | 'resolveClient'>;
+  /** Uses for the coalesced lastUsedAt (docs/tokens.md #18). */
+  clientUsage: ClientUsageLog;
+  consents: ConsentStore;
+  authorizationCodes: AuthorizationCodeStore;
+  /** Authorizations waiting for sign-in (interface.md 2.6). */
+  pendingAuthorizations: HandleStore<PendingAuthorization>;
+  /** Authorizations waiting for the consent decision. */
+  consentPrompts: HandleStore<ConsentPrompt>;
+  /** Delegations are recorded in identity's audit log (docs/identity.md #14). */
+  audit: AuditPort;
+  /** ID-JAG acceptance; undefined while ENTERPRISE_ASSERTION_ENABLED is off. */
+  enterprise: EnterpriseAssertions | undefined;
+  log: Logger;
+}
+
+/**
+ * The registry over what app.ts opened; app.ts keeps those parts, since it closes them in its
+ * own order (the key ring and the last usage report before the channels).
+ */
+export function createRegistry(
+  env: OAuthEnv,
+  parts: {
+    prisma: PrismaClient;
+    redis: Redis;
+    log: Logger;
+    keys: KeyRing;
+    clientsAccess: ClientsAccess;
+    identityChannel: GrpcChannel;
+  },
+): Registry {
+  const { prisma, redis, identityChannel } = parts;
+  return {
+    config: {
+      issuer: env.issuer,
+      accessTokenTtlSeconds: env.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
+      authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
+      secretHashKey: env.secretHashKey,
+    },
+    keys: parts.keys,
+    refreshTokens: new PrismaRefreshTokenStore(prisma),
+    denyList: new RedisDenyList(redis),
+    identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    clients: parts.clientsAccess.clients,
+    clientUsage: parts.clientsAccess.usage,
+    consents: new PrismaConsentStore(prisma),
+    authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
+    pendingAuthorizations: new RedisHandleStore<PendingAuthorization>(redis, {
+      namespace: 'pending-authorization',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    consentPrompts: new RedisHandleStore<ConsentPrompt>(redis, {
+      namespace: 'consent-prompt',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    audit: auditOverGrpc(identityChannel.service(AuditService)),
+    enterprise: env.enterprise.enabled
+      ? openEnterpriseAssertions({
+          trustedIssuers: env.enterprise.trustedIssuers,
+          allowInsecureLoopback: env.enterprise.allowInsecureLoopback,
+          redis,
+          findUserByVerifiedEmail: findUserByVerifiedEmailOverGrpc(
+            identityChannel.service(AccountLookupService),
+          ),
+        })
+      : undefined,
+    log: parts.log,
+  };
+}
