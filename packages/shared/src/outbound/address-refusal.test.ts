@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPublicDocument, type OutboundPolicy } from './index.js';
-import { startTestDocumentServer, type TestDocumentServer } from './test-document-server.js';
+import { startTestDocumentServer, type TestDocumentServer } from '../testing/outbound-document-server.js';
 
 const strict: OutboundPolicy = { maxBytes: 65_536, timeoutMs: 5_000, allowInsecureLoopback: false };
 const loopbackAllowed: OutboundPolicy = { ...strict, allowInsecureLoopback: true };

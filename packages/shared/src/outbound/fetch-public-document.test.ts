@@ -6,7 +6,7 @@ import {
   type OutboundFailureReason,
   type OutboundPolicy,
 } from './index.js';
-import { startTestDocumentServer, type TestDocumentServer } from './test-document-server.js';
+import { startTestDocumentServer, type TestDocumentServer } from '../testing/outbound-document-server.js';
 
 const MAX_BYTES = 2048;
 const policy: OutboundPolicy = { maxBytes: MAX_BYTES, timeoutMs: 5_000, allowInsecureLoopback: true };

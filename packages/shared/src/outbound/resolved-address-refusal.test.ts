@@ -2,7 +2,7 @@ import type * as Dns from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fetchPublicDocument, type OutboundPolicy } from './index.js';
-import { startTestDocumentServer, type TestDocumentServer } from './test-document-server.js';
+import { startTestDocumentServer, type TestDocumentServer } from '../testing/outbound-document-server.js';
 
 // Canned DNS answers, so the test can show which resolved addresses the agent lets through.
 const answers = vi.hoisted((): Record<string, { address: string; family: number }[]> => ({
