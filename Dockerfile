@@ -35,7 +35,7 @@ RUN pnpm install --frozen-lockfile --offline && pnpm build
 # --ignore-scripts skips the root postinstall, which needs turbo, a dev tool; the filtered
 # rebuild then runs the dependency build scripts pnpm allows (onlyBuiltDependencies).
 # The shared test fixtures (@authz/shared/testing, built for the other packages' tests) go:
-# no production code imports them (docs/architecture.md, "Boundaries").
+# no production code imports them (docs/architecture.md #13).
 RUN find . -name node_modules -type d -prune -exec rm -rf {} + \
  && pnpm install --frozen-lockfile --offline --prod --ignore-scripts \
  && pnpm --filter './apps/*' --filter './packages/*' rebuild \

@@ -9,7 +9,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 // Every package lints from its own folder; paths below are anchored at the repository root.
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
-// Boundaries (docs/architecture.md, "Boundaries").
+// Boundaries (docs/architecture.md #13).
 const APPS = ['clients', 'consent-ui', 'gateway', 'identity', 'mailer-worker', 'oauth', 'wallet-bridge'];
 
 // Test code: unit tests, benchmarks, per-package helpers and the system and load suites.
@@ -80,7 +80,7 @@ export default tseslint.config(
   },
   // No import cycles inside a package. `.js` specifiers resolve to the `.ts` sources and
   // workspace packages to their built declarations; those lie outside the linted package and are
-  // skipped (ignoreExternal): workspace dependencies form no cycle, pnpm and turbo refuse one.
+  // not followed (ignoreExternal): turbo refuses a dependency cycle between packages.
   {
     files: ['**/*.ts'],
     plugins: { 'import-x': importX },
