@@ -34,10 +34,13 @@ RUN pnpm install --frozen-lockfile --offline && pnpm build
 # own node_modules empty; `pnpm deploy` would need a `files` list, dist/ being git-ignored).
 # --ignore-scripts skips the root postinstall, which needs turbo, a dev tool; the filtered
 # rebuild then runs the dependency build scripts pnpm allows (onlyBuiltDependencies).
+# The shared test fixtures (@authz/shared/testing, built for the other packages' tests) go:
+# no production code imports them (docs/architecture.md #16).
 RUN find . -name node_modules -type d -prune -exec rm -rf {} + \
  && pnpm install --frozen-lockfile --offline --prod --ignore-scripts \
  && pnpm --filter './apps/*' --filter './packages/*' rebuild \
- && find . -name .turbo -type d -prune -exec rm -rf {} +
+ && find . -name .turbo -type d -prune -exec rm -rf {} + \
+ && rm -rf packages/shared/dist/testing
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
