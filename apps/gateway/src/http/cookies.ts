@@ -1,5 +1,6 @@
 import { InternalError } from '@authz/shared/errors';
 import { SESSION_COOKIE } from '@authz/shared/protocol';
+import { sessionTokenOf } from '@authz/shared/sessions';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -14,7 +15,7 @@ export function requestCookies(request: FastifyRequest): Record<string, string> 
 
 /** The browser session cookie's value (interface.md 5), when the browser sent one. */
 export function sessionToken(request: FastifyRequest): string | undefined {
-  return requestCookies(request)[SESSION_COOKIE] || undefined;
+  return sessionTokenOf(requestCookies(request));
 }
 
 /** RFC 6265 section 4.1.1 cookie-octet: what a value may hold without quoting. */
