@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
+import { VERIFICATION_EMAIL_JOB } from '@authz/shared/mail';
 import type { Prisma } from '../generated/prisma/client.js';
-import { VERIFICATION_EMAIL_JOB } from '../outbox/mail-queue.js';
 import { sealOutboxPayload } from '../outbox/outbox-payload.js';
 
 export interface IssueVerificationDeps {

@@ -1,13 +1,13 @@
 import type { Logger } from '@authz/shared/logger';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { SendMailOptions } from 'nodemailer';
 import {
   MAIL_QUEUE_NAME,
   VERIFICATION_EMAIL_JOB,
   mailQueuePrefix,
   verificationEmailJobSchema,
-} from './mail-queue.js';
+} from '@authz/shared/mail';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { SendMailOptions } from 'nodemailer';
 import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
 import { maskEmail } from './mask-email.js';
 import type { MailTransport } from './smtp-transport.js';
