@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { HostedPagesService, type Page } from '@authz/proto/consentui/v1/consentui';
+import {
+  HostedPagesService,
+  type Page,
+  type RenderPageResponse,
+  type SignedIn,
+  type SignInFailure,
+} from '@authz/proto/consentui/v1/consentui';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
+import { SESSION_COOKIE } from '@authz/shared/protocol';
 import { startService, type RunningService } from '@authz/shared/service';
 import { testLogger } from '@authz/shared/testing';
 import { buildConsentUiApp, loadConsentUiEnv } from '../src/app.js';
@@ -16,7 +23,7 @@ export interface PageCall {
 export interface RunningConsentUi {
   pages: ServiceClient<typeof HostedPagesService>;
   secretHashKey: Buffer;
-  render(method: string, path: string, call?: PageCall): Promise<Page>;
+  render(method: string, path: string, call?: PageCall): Promise<RenderedPage>;
   close(): Promise<void>;
 }
 
@@ -47,15 +54,16 @@ export async function startConsentUi(upstreams: {
     pages,
     secretHashKey,
     async render(method, path, { query = {}, form = {}, cookies = {} } = {}) {
-      const { page } = await pages.renderPage({
-        method,
-        path,
-        query: fields(query),
-        form: fields(form),
-        cookies,
-        origin: TEST_ORIGIN,
-      });
-      return page!;
+      return renderedPage(
+        await pages.renderPage({
+          method,
+          path,
+          query: fields(query),
+          form: fields(form),
+          cookies,
+          origin: TEST_ORIGIN,
+        }),
+      );
     },
     async close() {
       channel.close();
@@ -69,15 +77,43 @@ function fields(source: Record<string, string> | [string, string][]) {
   return entries.map(([name, value]) => ({ name, value }));
 }
 
-/** Set-Cookie values by cookie name (the value only). */
-export function cookiesSet(page: Page): Record<string, string> {
-  return Object.fromEntries(
-    page.setCookies.map((header) => {
-      const [pair = ''] = header.split(';');
-      const split = pair.indexOf('=');
-      return [pair.slice(0, split), pair.slice(split + 1)];
-    }),
-  );
+/** The page of a RenderPage answer, whichever its outcome, with the sign-in's result beside it. */
+export interface RenderedPage extends Page {
+  /** Set when the request opened a browser session. */
+  signedIn?: Pick<SignedIn, 'sessionToken' | 'cookieMaxAgeSeconds'>;
+  /** Set when identity refused a sign-in. */
+  signInFailed?: SignInFailure;
+}
+
+export function renderedPage({ outcome }: RenderPageResponse): RenderedPage {
+  switch (outcome.case) {
+    case 'page':
+      return outcome.value;
+    case 'signedIn': {
+      const { page, sessionToken, cookieMaxAgeSeconds } = outcome.value;
+      const lifetime = cookieMaxAgeSeconds === undefined ? {} : { cookieMaxAgeSeconds };
+      return { ...page!, signedIn: { sessionToken, ...lifetime } };
+    }
+    case 'signInFailed':
+      return { ...outcome.value.page!, signInFailed: outcome.value.reason };
+    default:
+      throw new Error('RenderPage answered no outcome');
+  }
+}
+
+/**
+ * Cookie values by name, as the browser holds them after the gateway wrote the answer: the
+ * page's Set-Cookie values, and the session of a sign-in, whose cookie the gateway adds
+ * (docs/hosted-pages.md #2).
+ */
+export function cookiesSet(page: Pick<RenderedPage, 'setCookies' | 'signedIn'>): Record<string, string> {
+  const session = page.signedIn ? { [SESSION_COOKIE]: page.signedIn.sessionToken } : {};
+  const set = page.setCookies.map((header) => {
+    const [pair = ''] = header.split(';');
+    const split = pair.indexOf('=');
+    return [pair.slice(0, split), pair.slice(split + 1)];
+  });
+  return { ...session, ...Object.fromEntries(set) };
 }
 
 /** The value of the hidden input `name`, or undefined. */

@@ -1,12 +1,12 @@
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
+import { MAIL_QUEUE_NAME, mailQueuePrefix } from '@authz/shared/mail';
 import { startService } from '@authz/shared/service';
 import { openTestPool, serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { buildIdentityApp, loadIdentityEnv } from '../src/app.js';
-import { MAIL_QUEUE_NAME, mailQueuePrefix } from '../src/outbox/mail-queue.js';
 
 export interface IdentityHarness {
   client: ServiceClient<typeof IdentityService>;

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from './set-cookie.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie } from './set-cookie.js';
 
 const TOKEN = 'ab'.repeat(32);
 
 describe('Set-Cookie builders', () => {
-  it('the session cookie: __Host- prefix rules, HttpOnly, Lax, no Max-Age (docs/decisions.md #18)', () => {
-    expect(sessionCookie(TOKEN)).toBe(
-      `__Host-service_session=${TOKEN}; Path=/; Secure; HttpOnly; SameSite=Lax`,
-    );
-  });
-
   it('the pre-session cookie lives 10 minutes', () => {
     expect(LOGIN_COOKIE).toBe('__Host-service_login');
     expect(loginCookie(TOKEN)).toBe(
@@ -24,8 +18,8 @@ describe('Set-Cookie builders', () => {
   });
 
   it('refuses a value that would break out of the cookie', () => {
-    expect(() => sessionCookie('x; Domain=evil.example')).toThrow(/cookie-octet/);
+    expect(() => loginCookie('x; Domain=evil.example')).toThrow(/cookie-octet/);
     expect(() => loginCookie('a\r\nSet-Cookie: b=c')).toThrow(/cookie-octet/);
-    expect(() => sessionCookie('"quoted"')).toThrow(/cookie-octet/);
+    expect(() => loginCookie('"quoted"')).toThrow(/cookie-octet/);
   });
 });

@@ -1,5 +1,3 @@
-import { SESSION_COOKIE } from '@authz/shared/protocol';
-
 /** The sign-in form's pre-session cookie (docs/decisions.md #17, docs/hosted-pages.md #3). */
 export const LOGIN_COOKIE = '__Host-service_login';
 
@@ -10,7 +8,8 @@ export const LOGIN_COOKIE_MAX_AGE_SECONDS = 600;
 const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 
 /**
- * A complete Set-Cookie value. Every cookie of the hosted pages is host-only with Path=/,
+ * A complete Set-Cookie value. The browser session's cookie is the gateway's to build from a
+ * sign-in outcome (docs/hosted-pages.md #2). Every other cookie of the hosted pages is host-only with Path=/,
  * Secure (docs/decisions.md #18), HttpOnly and SameSite=Lax, as the `__Host-` prefix requires
  * (RFC 6265bis section 4.1.3.2): no script reads them, and a cross-site POST does not carry
  * them while the top-level return from the client (a GET) does.
@@ -19,14 +18,6 @@ function setCookie(name: string, value: string, maxAgeSeconds?: number): string 
   if (!COOKIE_VALUE.test(value)) throw new Error(`cookie ${name}: value is not a cookie-octet string`);
   const maxAge = maxAgeSeconds === undefined ? '' : `; Max-Age=${maxAgeSeconds}`;
   return `${name}=${value}; Path=/; Secure; HttpOnly; SameSite=Lax${maxAge}`;
-}
-
-/**
- * The browser session (interface.md 5). No Max-Age or Expires: the browser keeps it for its own
- * session while identity enforces the real expiry (docs/decisions.md #18, docs/hosted-pages.md #2).
- */
-export function sessionCookie(sessionToken: string): string {
-  return setCookie(SESSION_COOKIE, sessionToken);
 }
 
 export function loginCookie(preSession: string): string {

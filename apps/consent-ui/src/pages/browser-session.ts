@@ -1,5 +1,4 @@
-import { NotFoundError, UnauthorizedError } from '@authz/shared/errors';
-import { SESSION_COOKIE } from '@authz/shared/protocol';
+import { findBrowserSession as findSession, sessionTokenOf } from '@authz/shared/sessions';
 import type { SessionView } from './sign-in/identity-port.js';
 import type { Registry } from '../registry.js';
 
@@ -10,18 +9,15 @@ export interface BrowserSession extends SessionView {
 
 /**
  * The browser session behind the request's cookie (interface.md 5), or undefined when there is no
- * cookie or identity says it signs nobody in. Other failures (identity unreachable) propagate.
+ * cookie or identity says it signs nobody in. Other failures (identity unreachable) propagate
+ * (@authz/shared/sessions).
  */
 export async function findBrowserSession(
   { identity }: Pick<Registry, 'identity'>,
   cookies: Readonly<Record<string, string>>,
 ): Promise<BrowserSession | undefined> {
-  const token = cookies[SESSION_COOKIE];
-  if (!token) return undefined;
-  try {
-    return { token, ...(await identity.getBrowserSession(token)) };
-  } catch (error) {
-    if (error instanceof UnauthorizedError || error instanceof NotFoundError) return undefined;
-    throw error;
-  }
+  const token = sessionTokenOf(cookies);
+  if (token === undefined) return undefined;
+  const session = await findSession(token, (value) => identity.getBrowserSession(value));
+  return session && { token, ...session };
 }

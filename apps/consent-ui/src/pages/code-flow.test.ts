@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cookiesSet, hiddenField } from '../../test/consent-ui-harness.js';
+import { cookiesSet, hiddenField, type RenderedPage } from '../../test/consent-ui-harness.js';
 import { useConsentUi } from '../../test/use-consent-ui.js';
 
 // The hosted part of the authorization code flow, page after page, as a browser walks it:
@@ -13,8 +13,8 @@ describe('hosted code flow', () => {
     const { ui, authorization } = fixture;
     authorization.pending.set('flow-1', { clientName: 'Acme Notes', scopes: ['openid', 'email'] });
     const jar: Record<string, string> = {};
-    const keep = (cookies: string[]) => {
-      for (const [name, value] of Object.entries(cookiesSet({ setCookies: cookies } as never))) {
+    const keep = (page: RenderedPage) => {
+      for (const [name, value] of Object.entries(cookiesSet(page))) {
         if (value === '') delete jar[name];
         else jar[name] = value;
       }
@@ -22,7 +22,7 @@ describe('hosted code flow', () => {
     const path = (location: string) => new URL(location, 'https://issuer.example');
 
     const login = await ui.render('GET', '/ui/login', { query: { handle: 'flow-1' } });
-    keep(login.setCookies);
+    keep(login);
     const signedIn = await ui.render('POST', '/ui/login', {
       cookies: jar,
       form: {
@@ -33,7 +33,7 @@ describe('hosted code flow', () => {
       },
     });
     expect(signedIn.status).toBe(303);
-    keep(signedIn.setCookies);
+    keep(signedIn);
     expect(Object.keys(jar)).toEqual(['__Host-service_session']);
 
     const resumed = await ui.render('GET', path(signedIn.location!).pathname, { cookies: jar });

@@ -191,6 +191,25 @@ describe('routing', () => {
   });
 });
 
+describe('RenderPage outcomes', () => {
+  it('answers every page but a sign-in attempt as the plain page outcome', async () => {
+    const form = await ui.pages.renderPage({
+      method: 'GET',
+      path: '/ui/login',
+      origin: { ip: '', userAgent: '' },
+    });
+    expect(form.outcome.case).toBe('page');
+    // A refused CSRF token never reaches identity: no sign-in was attempted.
+    const refused = await ui.pages.renderPage({
+      method: 'POST',
+      path: '/ui/login',
+      form: [{ name: 'email', value: 'alice@example.com' }],
+      cookies: { '__Host-service_login': PRE_SESSION },
+    });
+    expect(refused.outcome).toMatchObject({ case: 'page', value: { status: 400 } });
+  });
+});
+
 describe('RenderAuthorizationError', () => {
   it('is a 400 page with the code and description, escaped, and no way back to the client', async () => {
     const { page } = await ui.pages.renderAuthorizationError({

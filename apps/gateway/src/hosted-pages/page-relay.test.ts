@@ -18,7 +18,9 @@ type PageInit = {
 
 function answer(page: PageInit): void {
   gateway.stubs.hostedPages = {
-    renderPage: async () => ({ page: { setCookies: [], formActionOrigins: [], ...page } }),
+    renderPage: async () => ({
+      outcome: { case: 'page' as const, value: { setCookies: [], formActionOrigins: [], ...page } },
+    }),
   };
 }
 
@@ -124,5 +126,58 @@ describe('hosted pages', () => {
     expect(found.headers['cache-control']).toBe('public, max-age=3600');
     expect([missing.statusCode, missing.body]).toEqual([404, 'Not found']);
     expect(missing.headers['cache-control']).toBe('no-store');
+  });
+
+  it('sets the session cookie itself when consent-ui reports a sign-in, ahead of the page cookies', async () => {
+    gateway.stubs.hostedPages = {
+      renderPage: async () => ({
+        outcome: {
+          case: 'signedIn' as const,
+          value: {
+            sessionToken: 'tok_abc-123',
+            page: {
+              status: 303,
+              contentType: 'text/plain; charset=utf-8',
+              body: '',
+              location: '/ui/consent?handle=h3',
+              setCookies: ['__Host-login_csrf=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0'],
+              formActionOrigins: [],
+            },
+          },
+        },
+      }),
+    };
+
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/ui/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40example.com&password=pw&csrf_token=t',
+    });
+
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/ui/consent?handle=h3');
+    expect(response.headers['set-cookie']).toEqual([
+      '__Host-service_session=tok_abc-123; Path=/; Secure; HttpOnly; SameSite=Lax',
+      '__Host-login_csrf=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',
+    ]);
+  });
+
+  it('answers 500 without relaying anything when a sign-in outcome carries no page', async () => {
+    gateway.stubs.hostedPages = {
+      renderPage: async () => ({
+        outcome: { case: 'signedIn' as const, value: { sessionToken: 'tok_1' } },
+      }),
+    };
+
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: '/ui/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40example.com&password=pw&csrf_token=t',
+    });
+
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['set-cookie']).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
-import type { Page } from '@authz/proto/consentui/v1/consentui';
-import { HOSTED_PAGE_PATHS, SESSION_COOKIE } from '@authz/shared/protocol';
+import type { RenderPageResponse } from '@authz/proto/consentui/v1/consentui';
+import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
 import { normalizeError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -16,6 +16,7 @@ import { formFieldsOf } from '../oauth/form-body.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { walletFlowRateLimit } from '../wallet/wallet-flow-budget.js';
+import { loginAttemptOutcome, pageOf } from './page-outcome.js';
 import { sendPage } from './send-page.js';
 
 export interface HostedPageRoutesOptions {
@@ -37,10 +38,9 @@ export async function hostedPageRoutes(
   app: FastifyInstance,
   { upstreams, metrics, loginBudget, walletFlowBudget }: HostedPageRoutesOptions,
 ) {
-  const render = async (request: FastifyRequest): Promise<Page> => {
-    const { page } = await upstreams.hostedPages.renderPage(pageRequest(request));
-    return page!;
-  };
+  const answer = (request: FastifyRequest): Promise<RenderPageResponse> =>
+    upstreams.hostedPages.renderPage(pageRequest(request));
+  const render = async (request: FastifyRequest) => pageOf(await answer(request));
 
   app.get('/ui/assets/*', async (request, reply) => {
     const page = await render(request);
@@ -55,8 +55,9 @@ export async function hostedPageRoutes(
       try {
         const email = formFieldsOf(request).find((field) => field.name === 'email')?.value;
         await consumeLoginBudgets(request, loginBudget, email);
-        const page = await render(request);
-        const outcome = pageLoginOutcome(page);
+        const response = await answer(request);
+        const page = pageOf(response);
+        const outcome = loginAttemptOutcome(response);
         if (outcome === 'success' && email !== undefined)
           await rememberSignInAddress(request, loginBudget, email);
         metrics.loginAttempts.inc({ outcome });
@@ -95,21 +96,4 @@ function pageRequest(request: FastifyRequest) {
     cookies: requestCookies(request),
     origin: requestOrigin(request),
   };
-}
-
-/**
- * login_attempts_total from the page consent-ui answered (docs/gateway-routes.md #3): a
- * redirect that sets the session cookie is a sign-in; 401 wrong credentials; 429 refused for
- * rate; 5xx an error; anything else (CSRF refusal, expired form, missing fields) malformed.
- */
-function pageLoginOutcome(page: Page): string {
-  if (page.status >= 300 && page.status < 400 && setsSessionCookie(page)) return 'success';
-  if (page.status === 401) return 'failure';
-  if (page.status === 429) return 'rate_limited';
-  if (page.status >= 500) return 'error';
-  return 'invalid_request';
-}
-
-function setsSessionCookie(page: Page): boolean {
-  return page.setCookies.some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
 }

@@ -1,26 +1,23 @@
 import type { GetBrowserSessionResponse } from '@authz/proto/identity/v1/identity';
 import { constantTimeEqual } from '@authz/shared/crypto';
-import { InvalidCsrfTokenError, NotFoundError, UnauthorizedError } from '@authz/shared/errors';
+import { InvalidCsrfTokenError } from '@authz/shared/errors';
+import { requireBrowserSession as requireSession } from '@authz/shared/sessions';
 import type { FastifyRequest } from 'fastify';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { sessionToken } from './cookies.js';
 
 /**
  * interface.md 5: the signed-in user of a cookie-authenticated API call. No cookie, or one identity
- * does not know (unknown, expired, ended), is UnauthorizedError.
+ * does not know (unknown, expired, ended), is UnauthorizedError; any other failure, identity
+ * unreachable among them, propagates (@authz/shared/sessions).
  */
-export async function requireBrowserSession(
+export function requireBrowserSession(
   upstreams: Upstreams,
   request: FastifyRequest,
 ): Promise<GetBrowserSessionResponse> {
-  const token = sessionToken(request);
-  if (token === undefined) throw new UnauthorizedError({ detail: 'no session cookie' });
-  try {
-    return await upstreams.identity.getBrowserSession({ sessionToken: token });
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new UnauthorizedError({ detail: 'session unknown' });
-    throw error;
-  }
+  return requireSession(sessionToken(request), (token) =>
+    upstreams.identity.getBrowserSession({ sessionToken: token }),
+  );
 }
 
 /**

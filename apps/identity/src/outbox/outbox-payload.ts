@@ -1,5 +1,5 @@
 import { decryptWithKey, encryptWithKey, keyedHash } from '@authz/shared/crypto';
-import type { VerificationEmailJob } from './mail-queue.js';
+import type { VerificationEmailJob } from '@authz/shared/mail';
 
 /**
  * An outbox row carries the verification link, i.e. the token. The database must never hold a

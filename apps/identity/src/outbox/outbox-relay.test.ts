@@ -1,18 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPrismaAdapter } from '@authz/shared/database';
+import { MAIL_QUEUE_NAME, VERIFICATION_EMAIL_JOB, mailQueuePrefix } from '@authz/shared/mail';
 import { testLogger, useTestEnvironment } from '@authz/shared/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { eventually } from '../../test/identity-harness.js';
-import {
-  MAIL_QUEUE_NAME,
-  VERIFICATION_EMAIL_JOB,
-  createMailQueue,
-  mailQueuePrefix,
-  type MailQueue,
-} from './mail-queue.js';
+import { createMailQueue, type MailQueue } from './mail-queue.js';
 import { outboxKey, sealOutboxPayload } from './outbox-payload.js';
 import { createOutboxRelay } from './outbox-relay.js';
 import { PrismaMailOutbox } from '../storage/prisma-mail-outbox.js';

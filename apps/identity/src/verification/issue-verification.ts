@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
-import { VERIFICATION_EMAIL_JOB } from '../outbox/mail-queue.js';
+import { VERIFICATION_EMAIL_JOB } from '@authz/shared/mail';
 import { sealOutboxPayload } from '../outbox/outbox-payload.js';
 import type { NewVerification } from './verification-store.js';
 

@@ -1,3 +1,4 @@
+import { MAIL_QUEUE_NAME, VERIFICATION_EMAIL_JOB, mailQueuePrefix } from '@authz/shared/mail';
 import { sampleValue, startMetricsServer, type MetricsServer } from '@authz/shared/metrics';
 import { createRedisClient } from '@authz/shared/redis';
 import { startService, type RunningService } from '@authz/shared/service';
@@ -6,7 +7,6 @@ import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMailerWorkerApp, loadMailerWorkerEnv } from '../app.js';
-import { MAIL_QUEUE_NAME, VERIFICATION_EMAIL_JOB, mailQueuePrefix } from './mail-queue.js';
 import { openMailQueueDepth } from './mail-queue-depth.js';
 
 // mail_queue_jobs{state} on the mailer-worker's metrics port (docs/observability.md).

@@ -1,7 +1,7 @@
+import { MAIL_QUEUE_NAME, mailQueuePrefix } from '@authz/shared/mail';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
-import { MAIL_QUEUE_NAME, mailQueuePrefix } from './mail-queue.js';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 

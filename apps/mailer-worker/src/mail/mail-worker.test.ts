@@ -2,6 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from '@authz/shared/logger';
 import { SmtpSink } from '@authz/shared/smtp-sink';
+import {
+  MAIL_QUEUE_NAME,
+  VERIFICATION_EMAIL_JOB,
+  mailJobOptions,
+  mailQueuePrefix,
+  type VerificationEmailJob,
+} from '@authz/shared/mail';
 import { serviceTestEnv, spareTestPort, testLogger, useTestEnvironment } from '@authz/shared/testing';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -9,13 +16,6 @@ import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildMailerWorkerApp, loadMailerWorkerEnv } from '../app.js';
 import { createMailMetrics } from './mail-metrics.js';
-import {
-  MAIL_QUEUE_NAME,
-  VERIFICATION_EMAIL_JOB,
-  mailQueuePrefix,
-  verificationEmailJobOptions,
-  type VerificationEmailJob,
-} from './mail-queue.js';
 import { startMailWorker } from './mail-worker.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import { VERIFICATION_EMAIL_SUBJECT, escapeHtml } from './verification-email.js';
@@ -112,7 +112,7 @@ describe('mail worker', () => {
     const data = verificationJob();
     const id = randomUUID();
 
-    await queue.add(VERIFICATION_EMAIL_JOB, data, verificationEmailJobOptions(id));
+    await queue.add(VERIFICATION_EMAIL_JOB, data, mailJobOptions(id));
     await sink.waitUntil(() => sink.received.length === 1);
 
     const [mail] = sink.received;
@@ -142,7 +142,7 @@ describe('mail worker', () => {
     const id = randomUUID();
 
     await queue.add(VERIFICATION_EMAIL_JOB, data, {
-      ...verificationEmailJobOptions(id),
+      ...mailJobOptions(id),
       backoff: { type: 'capped-exponential', delay: 50 },
     });
     await waitForJob(id, (job) => job.attemptsMade >= 2);
@@ -191,7 +191,7 @@ describe('mail worker', () => {
     const data = verificationJob();
     const id = randomUUID();
 
-    await crashQueue.add(VERIFICATION_EMAIL_JOB, data, verificationEmailJobOptions(id));
+    await crashQueue.add(VERIFICATION_EMAIL_JOB, data, mailJobOptions(id));
     await sink.waitUntil(() => sink.stalledCount === 1);
     // The crash: the process stops talking to Redis (no lock renewal, no completion) and
     // its SMTP connection drops before the server accepted the message.
@@ -222,9 +222,9 @@ describe('mail worker', () => {
     await queue.add(
       VERIFICATION_EMAIL_JOB,
       { to: 'nobody', verifyUrl: 'javascript:alert(1)' },
-      verificationEmailJobOptions(malformed),
+      mailJobOptions(malformed),
     );
-    await queue.add('password-reset', verificationJob(), verificationEmailJobOptions(unknown));
+    await queue.add('password-reset', verificationJob(), mailJobOptions(unknown));
 
     const rejected = await waitForJob(malformed, (job) => job.finishedOn !== undefined);
     expect(await stateOf(malformed)).toBe('failed');

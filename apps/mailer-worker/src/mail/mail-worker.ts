@@ -6,7 +6,7 @@ import {
   VERIFICATION_EMAIL_JOB,
   mailQueuePrefix,
   verificationEmailJobSchema,
-} from './mail-queue.js';
+} from '@authz/shared/mail';
 import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
 import { maskEmail } from './mask-email.js';
 import { renderVerificationEmail } from './verification-email.js';

@@ -1,4 +1,4 @@
-import type { VerificationEmailJob } from './mail-queue.js';
+import type { VerificationEmailJob } from '@authz/shared/mail';
 
 export interface RenderedMail {
   subject: string;

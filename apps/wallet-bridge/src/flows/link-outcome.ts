@@ -6,6 +6,7 @@ import type {
 } from '@authz/proto/walletbridge/v1/walletbridge';
 import { LinkStatus } from '@authz/proto/walletbridge/v1/walletbridge';
 import { NotFoundError } from '@authz/shared/errors';
+import { requireBrowserSession } from '@authz/shared/sessions';
 import { requireWallet, type Registry } from '../registry.js';
 import { isPastSettling, STATUS } from '../requests/presentation-request.js';
 import { findBoundFlow } from './flow-lookup.js';
@@ -52,7 +53,9 @@ const SETTLED: Record<string, Outcome> = {
  */
 export async function getLinkOutcome(deps: Deps, request: GetLinkOutcomeRequest): Promise<Outcome> {
   const config = requireWallet(deps);
-  const session = await deps.identity.getBrowserSession({ sessionToken: request.sessionToken });
+  const session = await requireBrowserSession(request.sessionToken, (sessionToken) =>
+    deps.identity.getBrowserSession({ sessionToken }),
+  );
   const flow = await findBoundFlow(deps, request.handle, request.binder, 'link');
   if (!flow || flow.userId !== session.user!.id)
     throw new NotFoundError({ detail: 'not this browser’s flow' });

@@ -2,6 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { FlowStartedSchema, StartLinkRequest } from '@authz/proto/walletbridge/v1/walletbridge';
 import { constantTimeEqual, randomHexToken } from '@authz/shared/crypto';
 import { InvalidCsrfTokenError } from '@authz/shared/errors';
+import { requireBrowserSession } from '@authz/shared/sessions';
 import { requireWallet, type Registry } from '../registry.js';
 import { binderHash, randomIdentifier, type Purpose } from '../requests/presentation-request.js';
 import { invocationUri } from '../requests/request-object.js';
@@ -22,7 +23,9 @@ export async function startSignIn(deps: Deps): Promise<FlowStarted> {
  */
 export async function startLink(deps: Deps, request: StartLinkRequest): Promise<FlowStarted> {
   requireWallet(deps);
-  const session = await deps.identity.getBrowserSession({ sessionToken: request.sessionToken });
+  const session = await requireBrowserSession(request.sessionToken, (sessionToken) =>
+    deps.identity.getBrowserSession({ sessionToken }),
+  );
   if (!request.csrfToken || !constantTimeEqual(request.csrfToken, session.csrfToken)) {
     throw new InvalidCsrfTokenError({ detail: 'CSRF token missing or not the session token' });
   }

@@ -1,1 +1,2 @@
 export * from './mime.js';
+export * from './queue-contract.js';

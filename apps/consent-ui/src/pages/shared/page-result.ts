@@ -16,6 +16,28 @@ export interface PageResult {
    * form-action to every redirect after a submission, so the gateway adds them to it.
    */
   formActionOrigins?: string[];
+  /**
+   * What a sign-in attempt came to (consentui.proto RenderPageResponse). A session is never in
+   * setCookies: the gateway builds its cookie from the token (docs/hosted-pages.md #2).
+   */
+  signIn?: SignInOutcome;
+}
+
+export type SignInOutcome =
+  | { kind: 'signed_in'; sessionToken: string }
+  | { kind: 'failed'; reason: 'invalid_credentials' | 'rate_limited' };
+
+/** The page that ends a sign-in: the browser session opened, the page going on from it. */
+export function signedIn(page: PageResult, sessionToken: string): PageResult {
+  return { ...page, signIn: { kind: 'signed_in', sessionToken } };
+}
+
+/** The page that answers a refused sign-in. */
+export function signInFailed(
+  page: PageResult,
+  reason: Extract<SignInOutcome, { kind: 'failed' }>['reason'],
+): PageResult {
+  return { ...page, signIn: { kind: 'failed', reason } };
 }
 
 /** A complete HTML document (html/layout.ts) with the given status. */

@@ -1,6 +1,12 @@
-import type { Page } from '@authz/proto/consentui/v1/consentui';
+import { SignInFailure, type Page } from '@authz/proto/consentui/v1/consentui';
 import { describe, expect, it } from 'vitest';
-import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
+import {
+  cookiesSet,
+  heading,
+  hiddenField,
+  TEST_ORIGIN,
+  type RenderedPage,
+} from '../../../test/consent-ui-harness.js';
 import { expectHtmlPage } from '../../../test/page-shape.js';
 import { FAKE_REDIRECT_ORIGIN } from '../../../test/fake-authorization.js';
 import { useConsentUi } from '../../../test/use-consent-ui.js';
@@ -24,7 +30,7 @@ async function openLogin(handle?: string) {
   return { page, preSession, csrfToken: hiddenField(page, 'csrf_token')! };
 }
 
-async function submit(handle: string | undefined, email: string, password: string): Promise<Page> {
+async function submit(handle: string | undefined, email: string, password: string): Promise<RenderedPage> {
   const { preSession, csrfToken } = await openLogin(handle);
   return fixture.ui.render('POST', '/ui/login', {
     cookies: { '__Host-service_login': preSession },
@@ -101,10 +107,11 @@ describe('POST /ui/login', () => {
     expect(page.status).toBe(303);
     expect(page.location).toBe(`/ui/resume/${handle}`);
     expect(page.body).toBe('');
-    const token = cookiesSet(page)['__Host-service_session']!;
+    // The session travels as the outcome, for the gateway to set (docs/hosted-pages.md #2).
+    const token = page.signedIn!.sessionToken;
     expect(fixture.identity.browserSessions.get(token)?.userId).toBe(alice.id);
+    expect(page.signedIn).toEqual({ sessionToken: token });
     expect(page.setCookies).toEqual([
-      `__Host-service_session=${token}; Path=/; Secure; HttpOnly; SameSite=Lax`,
       '__Host-service_login=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',
     ]);
     expect(fixture.identity.signIns.at(-1)).toEqual({
@@ -140,6 +147,8 @@ describe('POST /ui/login', () => {
     expect(page.body).not.toContain('wrong password');
     expect(hiddenField(page, 'handle')).toBe(handle);
     expect(page.setCookies).toEqual([]);
+    expect(page.signInFailed).toBe(SignInFailure.INVALID_CREDENTIALS);
+    expect(page.signedIn).toBeUndefined();
   });
 
   it('keeps the form usable after a failure: the same browser signs in with its token', async () => {
@@ -184,6 +193,7 @@ describe('POST /ui/login', () => {
     const page = await submit(undefined, 'limited@example.com', 'whatever');
     expectHtmlPage(page, 429);
     expect(heading(page)).toBe('Too many attempts');
+    expect(page.signInFailed).toBe(SignInFailure.RATE_LIMITED);
   });
 
   it('shows the expired page when the handle expired while the form was open', async () => {

@@ -5,13 +5,20 @@ import {
   loginCsrfToken,
   newPreSession,
 } from '../../cookies/login-csrf.js';
-import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../../cookies/set-cookie.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie } from '../../cookies/set-cookie.js';
 import { html, type SafeHtml } from '../../html/html.js';
 import type { PendingAuthorization } from '../authorization/authorization-port.js';
 import { findBrowserSession } from '../browser-session.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
-import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import {
+  csrfRefusal,
+  documentPage,
+  redirectPage,
+  signedIn,
+  signInFailed,
+  type PageResult,
+} from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
 import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
@@ -108,15 +115,16 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
       origin: request.origin,
     });
   } catch (error) {
-    if (error instanceof RateLimitedError) return tooManyAttemptsPage(deps);
+    if (error instanceof RateLimitedError) return signInFailed(tooManyAttemptsPage(deps), 'rate_limited');
     if (error instanceof InvalidCredentialsError || error instanceof ValidationError) {
-      return failedSignInPage(deps, { handle, next, preSession, email });
+      const page = await failedSignInPage(deps, { handle, next, preSession, email });
+      return signInFailed(page, 'invalid_credentials');
     }
     throw error;
   }
-  // docs/decisions.md #18: the session cookie; the pre-session has served its purpose.
-  const cookies = [sessionCookie(sessionToken), clearedLoginCookie()];
-  return redirectPage(303, afterSignIn(deps, handle, next), cookies);
+  // The gateway sets the session cookie from the outcome (docs/hosted-pages.md #2); the
+  // pre-session has served its purpose.
+  return signedIn(redirectPage(303, afterSignIn(deps, handle, next), [clearedLoginCookie()]), sessionToken);
 }
 
 /** The form again, 401, with the generic message and the email as typed (never the password). */

@@ -1,11 +1,11 @@
 import { NotFoundError } from '@authz/shared/errors';
 import { isPreSessionShaped, newPreSession } from '../../cookies/login-csrf.js';
-import { clearedLoginCookie, LOGIN_COOKIE, loginCookie, sessionCookie } from '../../cookies/set-cookie.js';
+import { clearedLoginCookie, LOGIN_COOKIE, loginCookie } from '../../cookies/set-cookie.js';
 import { html } from '../../html/html.js';
 import type { PendingAuthorization } from '../authorization/authorization-port.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
-import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import { csrfRefusal, documentPage, redirectPage, signedIn, type PageResult } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
 import { expiredRequestPage, notFoundPage, refusalPage } from '../status/status-pages.js';
 import {
@@ -118,12 +118,15 @@ export async function readWalletLoginStatus(
     case 'pending':
       return signInWaitingPage(deps, handle, invocationUriFor(request.cookies, handle), returnTo);
     case 'signed_in':
-      // docs/decisions.md #18: the session cookie; the pre-session and the flow have served.
-      return redirectPage(303, returnTo === undefined ? deps.links.login() : deps.links.resume(returnTo), [
-        sessionCookie(outcome.sessionToken),
-        clearedLoginCookie(),
-        ...clearedWalletFlowCookies(),
-      ]);
+      // The gateway sets the session cookie from the outcome (docs/hosted-pages.md #2); the
+      // pre-session and the flow have served.
+      return signedIn(
+        redirectPage(303, returnTo === undefined ? deps.links.login() : deps.links.resume(returnTo), [
+          clearedLoginCookie(),
+          ...clearedWalletFlowCookies(),
+        ]),
+        outcome.sessionToken,
+      );
     case 'refused':
       return walletRefusalPage(deps);
   }

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
-import type { Page } from '@authz/proto/consentui/v1/consentui';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import {
   LinkStatus,
@@ -16,7 +15,14 @@ import { startService } from '@authz/shared/service';
 import { spareTestPort, testLogger } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsentUiApp, loadConsentUiEnv } from '../../app.js';
-import { cookiesSet, heading, hiddenField, TEST_ORIGIN } from '../../../test/consent-ui-harness.js';
+import {
+  cookiesSet,
+  heading,
+  hiddenField,
+  renderedPage,
+  TEST_ORIGIN,
+  type RenderedPage,
+} from '../../../test/consent-ui-harness.js';
 import { expectHtmlPage } from '../../../test/page-shape.js';
 
 // The interface.md 4.5 wallet pages against test doubles of wallet-bridge and identity: page shape,
@@ -126,7 +132,7 @@ interface RunningUi {
     method: string,
     path: string,
     call?: { form?: Record<string, string>; cookies?: Record<string, string> },
-  ): Promise<Page>;
+  ): Promise<RenderedPage>;
   close(): Promise<void>;
 }
 
@@ -150,15 +156,16 @@ async function startUi(identityUrl: string, walletBridgeUrl: string): Promise<Ru
     Object.entries(source).map(([name, value]) => ({ name, value }));
   return {
     async render(method, path, { form = {}, cookies = {} } = {}) {
-      const { page } = await pages.renderPage({
-        method,
-        path,
-        query: [],
-        form: fields(form),
-        cookies,
-        origin: TEST_ORIGIN,
-      });
-      return page!;
+      return renderedPage(
+        await pages.renderPage({
+          method,
+          path,
+          query: [],
+          form: fields(form),
+          cookies,
+          origin: TEST_ORIGIN,
+        }),
+      );
     },
     async close() {
       channel.close();
@@ -192,7 +199,7 @@ const withBinder = (cookies: Record<string, string> = {}) => ({
 });
 
 /** GET /ui/wallet-login, then its form posted back as the browser would. */
-async function startSignIn(): Promise<Page> {
+async function startSignIn(): Promise<RenderedPage> {
   const form = await ui.render('GET', '/ui/wallet-login');
   return ui.render('POST', '/ui/wallet-login', {
     cookies: { '__Host-service_login': cookiesSet(form)['__Host-service_login']! },
@@ -240,6 +247,13 @@ describe('wallet sign-in pages', () => {
       const page = await ui.render('GET', `/ui/wallet-login/${HANDLE}/status`, { cookies: withBinder() });
       expect(page.status).toBe(303);
       expect(page.location).toBe('/ui/login');
+      // The gateway sets the session cookie from the outcome; the page clears the rest.
+      expect(page.signedIn).toEqual({ sessionToken: 'n'.repeat(64) });
+      expect(page.setCookies).toEqual([
+        '__Host-service_login=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',
+        '__Host-service_wallet_binder=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',
+        '__Host-service_wallet_invocation=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',
+      ]);
       expect(cookiesSet(page)['__Host-service_session']).toBe('n'.repeat(64));
       expect(bridge.reads.at(-1)).toMatchObject({ handle: HANDLE, binder: BINDER });
     } finally {

@@ -1,30 +1,28 @@
-import { UnauthorizedError } from '@authz/shared/errors';
+import {
+  findBrowserSession as findSession,
+  requireBrowserSession as requireSession,
+} from '@authz/shared/sessions';
 import type { BrowserSession } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 
+// The contract of both lookups is @authz/shared/sessions: no cookie value, or one identity
+// refuses, is no session; any other failure, identity unreachable among them, propagates.
+
 /** The browser's signed-in session (interface.md 5 cookie), or undefined when it has none. */
-export async function findBrowserSession(
+export function findBrowserSession(
   { identity }: Pick<Registry, 'identity'>,
   sessionToken: string | undefined,
 ): Promise<BrowserSession | undefined> {
-  if (!sessionToken) return undefined;
-  try {
-    return await identity.getBrowserSession(sessionToken);
-  } catch (error) {
-    if (error instanceof UnauthorizedError) return undefined;
-    throw error;
-  }
+  return findSession(sessionToken, (token) => identity.getBrowserSession(token));
 }
 
 /** Like findBrowserSession, for the hosted pages that need one: UnauthorizedError otherwise. */
-export async function requireBrowserSession(
-  deps: Pick<Registry, 'identity'>,
+export function requireBrowserSession(
+  { identity }: Pick<Registry, 'identity'>,
   sessionToken: string | undefined,
 ): Promise<BrowserSession> {
-  const session = await findBrowserSession(deps, sessionToken);
-  if (!session) throw new UnauthorizedError({ detail: 'no browser session' });
-  return session;
+  return requireSession(sessionToken, (token) => identity.getBrowserSession(token));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-// The queue contract between identity's outbox relay (the producer) and this worker. Identity
-// keeps its own copy (no cross-app imports); docs/mail.md is the shared reference.
+// The mail queue between identity's outbox relay (the producer) and apps/mailer-worker (the
+// consumer), defined once for both (docs/mail.md "Queue contract").
 
 export const MAIL_QUEUE_NAME = 'mail';
 
@@ -21,11 +21,11 @@ export const verificationEmailJobSchema = z.object({
 export type VerificationEmailJob = z.infer<typeof verificationEmailJobSchema>;
 
 /**
- * The options the producer adds each job with (jobId = the outbox row id, so a relay that
- * re-publishes a row after a crash adds nothing twice). The worker never relies on them:
- * retries and backoff travel with the job.
+ * The options the producer adds each job with. jobId = the outbox row id, so a relay that
+ * re-publishes a row (a restart, two replicas) adds nothing twice. The worker never relies on
+ * them: retries and backoff travel with the job.
  */
-export function verificationEmailJobOptions(outboxId: string) {
+export function mailJobOptions(outboxId: string) {
   return {
     jobId: outboxId,
     // The mailer-worker's capped-exponential strategy: 1 s doubling to 15 min, ~a day in all.

@@ -1,0 +1,1 @@
+export * from './browser-session.js';
