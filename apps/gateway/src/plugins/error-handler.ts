@@ -4,7 +4,6 @@ import {
   NotFoundError,
   OAuthError,
   PayloadTooLargeError,
-  RateLimitedError,
   UnsupportedMediaTypeError,
   ValidationError,
   normalizeError,
@@ -90,9 +89,8 @@ export function frameworkErrorHandler(securityHeaders: readonly (readonly [strin
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  if (error instanceof RateLimitedError && error.retryAfterSeconds !== undefined) {
-    reply.header('retry-after', String(error.retryAfterSeconds));
-  }
+  // A rate limit (429) or an overloaded service (503) says when to retry (docs/errors.md).
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
   const challenge = authChallenge && challengeFor(request, authChallenge, error);
   if (challenge) reply.header('www-authenticate', challenge);

@@ -1,4 +1,9 @@
-import { RateLimitedError, UpstreamTimeoutError, ValidationError } from '@authz/shared/errors';
+import {
+  RateLimitedError,
+  ServiceUnavailableError,
+  UpstreamTimeoutError,
+  ValidationError,
+} from '@authz/shared/errors';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useStubbedGateway } from '../../test/stub-upstreams.js';
 
@@ -90,6 +95,22 @@ describe('an error an upstream answers', () => {
     expect(response.statusCode).toBe(429);
     expect(response.json()).toEqual({ error: 'Too many requests', statusCode: 429, code: 'RATE_LIMITED' });
     expect(response.headers['retry-after']).toBe('42');
+  });
+
+  it("keeps an overloaded service's Retry-After on its 503", async () => {
+    gateway.stubs.identity = {
+      register: fail(new ServiceUnavailableError({ attributes: { retryAfterSeconds: '1' } })),
+    };
+
+    const response = await register(gateway.app);
+
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      error: 'Service unavailable',
+      statusCode: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    expect(response.headers['retry-after']).toBe('1');
   });
 
   it('turns a deadline passed upstream into 504, and into temporarily_unavailable on OAuth endpoints', async () => {

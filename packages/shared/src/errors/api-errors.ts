@@ -103,11 +103,6 @@ export class RateLimitedError extends ApiError {
   constructor(init?: ErrorInit) {
     super('Too many requests', init);
   }
-
-  get retryAfterSeconds(): number | undefined {
-    const value = Number(this.attributes.retryAfterSeconds);
-    return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
-  }
 }
 
 export class InternalError extends ApiError {
@@ -118,6 +113,7 @@ export class InternalError extends ApiError {
   }
 }
 
+/** May carry `retryAfterSeconds` when the outage is a short overload (docs/errors.md). */
 export class ServiceUnavailableError extends ApiError {
   readonly code = 'SERVICE_UNAVAILABLE';
   readonly statusCode = 503;

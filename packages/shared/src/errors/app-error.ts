@@ -43,6 +43,15 @@ export abstract class AppError extends Error {
     this.hasCustomMessage = init.message !== undefined;
   }
 
+  /**
+   * Whole seconds from the `retryAfterSeconds` attribute, rounded up, for a Retry-After header
+   * (RFC 9110 section 10.2.3) on a 429 or 503; undefined when absent or not positive.
+   */
+  get retryAfterSeconds(): number | undefined {
+    const value = Number(this.attributes.retryAfterSeconds);
+    return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+  }
+
   /** The ErrorInit that rebuilds an equal error on the far side of a gRPC call. */
   toInit(): ErrorInit {
     return {

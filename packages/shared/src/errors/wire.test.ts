@@ -91,6 +91,10 @@ describe('error registry', () => {
     expect(rebuildError('api', 'RATE_LIMITED', { attributes: { retryAfterSeconds: '1.2' } })).toMatchObject({
       retryAfterSeconds: 2,
     });
+    expect(
+      rebuildError('api', 'SERVICE_UNAVAILABLE', { attributes: { retryAfterSeconds: '1' } }),
+    ).toMatchObject({ retryAfterSeconds: 1 });
+    expect(rebuildError('api', 'SERVICE_UNAVAILABLE', {})).toMatchObject({ retryAfterSeconds: undefined });
     expect(rebuildError('api', 'NO_SUCH_CODE', {})).toBeUndefined();
   });
 });
