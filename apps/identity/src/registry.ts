@@ -6,6 +6,7 @@ import type { AuditLog } from './audit/audit-log.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { outboxKey } from './outbox/outbox-payload.js';
 import { loadCommonPasswords } from './passwords/common-passwords.js';
+import { createConcurrencyLimiter } from './passwords/concurrency-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SessionStore } from './sessions/session-store.js';
@@ -45,7 +46,7 @@ export async function createRegistry(
   parts: { prisma: PrismaClient; redis: Redis; log: Logger; onMailQueued(): void },
 ): Promise<Registry> {
   const [hasher, commonPasswords, realm] = await Promise.all([
-    createPasswordHasher(env.argon2),
+    createPasswordHasher(env.argon2, createConcurrencyLimiter(env.passwordHashing)),
     loadCommonPasswords(),
     ensureDefaultRealm(new PrismaRealmStore(parts.prisma), env.defaultRealmAllowedScopes),
   ]);

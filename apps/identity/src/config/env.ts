@@ -23,6 +23,11 @@ const settingsSchema = z.object({
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).default(19456),
   ARGON2_ITERATIONS: envPositiveInt(2),
   ARGON2_PARALLELISM: envPositiveInt(1),
+  // docs/identity.md #16: argon2 runs on libuv's threadpool (4 threads unless UV_THREADPOOL_SIZE
+  // says otherwise); 2 at once leaves threads for DNS, files and crypto, and bounds the memory
+  // to 2 x ARGON2_MEMORY_KIB.
+  ARGON2_CONCURRENCY: envPositiveInt(2),
+  ARGON2_QUEUE: z.coerce.number().int().min(0).default(64),
   VERIFICATION_TOKEN_TTL: envPositiveInt(86_400),
   SESSION_TTL: envPositiveInt(30 * 86_400),
   RESEND_VERIFICATION_MIN_INTERVAL: envPositiveInt(60),
@@ -30,6 +35,12 @@ const settingsSchema = z.object({
   RESEND_VERIFICATION_WINDOW: envPositiveInt(3600),
   OUTBOX_POLL_INTERVAL_MS: envPositiveInt(5000),
 });
+
+/**
+ * At the default cost a hash takes tens of milliseconds, so a full queue (64 over 2 slots) drains
+ * in about a second (docs/identity.md #16).
+ */
+const ARGON2_RETRY_AFTER_SECONDS = 1;
 
 export type IdentityEnv = ReturnType<typeof loadIdentityEnv>;
 
@@ -53,6 +64,11 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
       memoryCost: settings.ARGON2_MEMORY_KIB,
       timeCost: settings.ARGON2_ITERATIONS,
       parallelism: settings.ARGON2_PARALLELISM,
+    },
+    passwordHashing: {
+      concurrency: settings.ARGON2_CONCURRENCY,
+      queue: settings.ARGON2_QUEUE,
+      retryAfterSeconds: ARGON2_RETRY_AFTER_SECONDS,
     },
     verificationTokenTtlSeconds: settings.VERIFICATION_TOKEN_TTL,
     sessionTtlSeconds: settings.SESSION_TTL,

@@ -1,8 +1,10 @@
 import argon2 from 'argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createConcurrencyLimiter, type ConcurrencyLimiter } from './concurrency-limiter.js';
 import { createPasswordHasher } from './password-hasher.js';
 
 const cost = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+const limiter = () => createConcurrencyLimiter({ concurrency: 2, queue: 8, retryAfterSeconds: 1 });
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -10,7 +12,7 @@ afterEach(() => vi.restoreAllMocks());
 // both paths run exactly one argon2id verify, against hashes of identical parameters.
 describe('password hasher', () => {
   it('verifies an unknown account against a dummy hash of the same cost', async () => {
-    const hasher = await createPasswordHasher(cost);
+    const hasher = await createPasswordHasher(cost, limiter());
     const stored = await hasher.hash('a fine passphrase');
     const verify = vi.spyOn(argon2, 'verify');
 
@@ -26,9 +28,39 @@ describe('password hasher', () => {
   });
 
   it('accepts the right password, NFKC-normalised, and never a dummy match', async () => {
-    const hasher = await createPasswordHasher(cost);
+    const hasher = await createPasswordHasher(cost, limiter());
     const stored = await hasher.hash('ﬁne passphrase');
     expect(await hasher.verify(stored, 'fine passphrase')).toBe(true);
     expect(await hasher.verify(undefined, 'fine passphrase')).toBe(false);
+  });
+
+  it('runs every argon2id call, the dummy hash included, inside the limiter (docs/identity.md #16)', async () => {
+    const inner = limiter();
+    let outsideLimiter = 0;
+    let inside = false;
+    for (const name of ['hash', 'verify'] as const) {
+      const original = argon2[name].bind(argon2) as (...args: unknown[]) => Promise<unknown>;
+      vi.spyOn(argon2, name).mockImplementation(((...args: unknown[]) => {
+        if (!inside) outsideLimiter += 1;
+        return original(...args);
+      }) as never);
+    }
+    let runs = 0;
+    const counting: ConcurrencyLimiter = {
+      run: (task) =>
+        inner.run(() => {
+          runs += 1;
+          inside = true;
+          const started = task();
+          inside = false;
+          return started;
+        }),
+    };
+    const hasher = await createPasswordHasher(cost, counting);
+    const stored = await hasher.hash('a fine passphrase');
+    await hasher.verify(stored, 'a fine passphrase');
+    await hasher.verify(undefined, 'a fine passphrase');
+    expect(runs).toBe(4);
+    expect(outsideLimiter).toBe(0);
   });
 });
