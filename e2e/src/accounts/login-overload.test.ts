@@ -7,7 +7,7 @@ import { useSuite } from '../support/use-suite.js';
 // gateway's own budgets are off, so only identity refuses (interface.md 7, docs/errors.md).
 const context = useSuite({
   gatewayEnv: { RATE_LIMIT_ENABLED: 'false' },
-  serviceEnv: { ARGON2_ITERATIONS: '100', ARGON2_CONCURRENCY: '1', ARGON2_QUEUE: '1' },
+  serviceEnv: { ARGON2_ITERATIONS: '300', ARGON2_CONCURRENCY: '1', ARGON2_QUEUE: '1' },
 });
 const email = `overload${Date.now()}@example.com`;
 const password = 'quartz-Harbor-lantern-41';

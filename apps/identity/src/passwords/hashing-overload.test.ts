@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, startIdentity, type IdentityHarness } from '../../test/identity-harness.js';
 
 // docs/identity.md #16 over real gRPC: one hash at a time and no queue, with a cost high enough
-// (about a hundred milliseconds) that two sign-ins fired together overlap in argon2id.
+// (a few hundred milliseconds) that two sign-ins fired together overlap in argon2id, even on a
+// loaded machine.
 const environment = useTestEnvironment();
 let identity: IdentityHarness;
 const credentials = { email: 'ivan@example.com', password: 'a fine passphrase', origin: ORIGIN };
 
 beforeAll(async () => {
   identity = await startIdentity(environment, {
-    ARGON2_ITERATIONS: '100',
+    ARGON2_ITERATIONS: '400',
     ARGON2_CONCURRENCY: '1',
     ARGON2_QUEUE: '0',
   });
