@@ -21,4 +21,19 @@ describe('identity service', () => {
       loadIdentityEnv({ ...serviceTestEnv(environment), DATABASE_URL: 'mysql://localhost/x' }),
     ).toThrow(/DATABASE_URL: /);
   });
+
+  it('caps password hashing at 2 at once and 64 waiting unless told otherwise (docs/identity.md #16)', () => {
+    const base = serviceTestEnv(environment);
+    expect(loadIdentityEnv(base).passwordHashing).toEqual({
+      concurrency: 2,
+      queue: 64,
+      retryAfterSeconds: 1,
+    });
+    expect(
+      loadIdentityEnv({ ...base, ARGON2_CONCURRENCY: '1', ARGON2_QUEUE: '0' }).passwordHashing,
+    ).toMatchObject({ concurrency: 1, queue: 0 });
+    expect(() => loadIdentityEnv({ ...base, ARGON2_CONCURRENCY: '0' })).toThrow(/ARGON2_CONCURRENCY: /);
+    expect(() => loadIdentityEnv({ ...base, ARGON2_QUEUE: '-1' })).toThrow(/ARGON2_QUEUE: /);
+    expect(() => loadIdentityEnv({ ...base, ARGON2_QUEUE: '1.5' })).toThrow(/ARGON2_QUEUE: /);
+  });
 });
