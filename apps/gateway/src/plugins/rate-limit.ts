@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { addressKeys } from './address-keys.js';
 
 /** A named budget: `points` requests per `durationSeconds` for one key (an IP, an account). */
 export interface RateLimitBudget {
@@ -17,8 +18,12 @@ export interface RouteRateLimit extends RateLimitBudget {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: never limited (health, metrics); absent: the default per-IP budget. */
-    rateLimit?: RouteRateLimit | false;
+    /**
+     * false: never limited (health, metrics); 'per-client': no per-address budget, the
+     * endpoints a client authenticates to, limited per client by oauth instead
+     * (docs/security.md #11); absent: the default per-address budget.
+     */
+    rateLimit?: RouteRateLimit | false | 'per-client';
   }
   interface FastifyInstance {
     rateLimiter: RateLimiter;
@@ -45,12 +50,35 @@ export class RateLimiter {
     try {
       await this.limiter(bucket, budget).consume(key);
     } catch (outcome) {
-      if (outcome instanceof RateLimiterRes) {
-        throw new RateLimitedError({
-          attributes: { retryAfterSeconds: String(outcome.msBeforeNext / 1000) },
-        });
-      }
+      if (outcome instanceof RateLimiterRes) throw rateLimited(outcome);
       this.onStoreError(outcome);
+    }
+  }
+
+  /**
+   * Counts one request from `ip` against `bucket`: an IPv6 address under its /64 and, with a
+   * larger budget, its /48 (docs/security.md #11).
+   */
+  async consumeAddress(bucket: string, budget: RateLimitBudget, ip: string): Promise<void> {
+    for (const { key, factor } of addressKeys(ip)) {
+      await this.consume(bucket, { ...budget, points: budget.points * factor }, key);
+    }
+  }
+
+  /**
+   * Refuses `ip` when it has already spent `bucket`, without counting this request: for
+   * budgets of failures, counted only once the failure is known.
+   */
+  async checkAddress(bucket: string, budget: RateLimitBudget, ip: string): Promise<void> {
+    if (!this.enabled) return;
+    for (const { key, factor } of addressKeys(ip)) {
+      try {
+        const spent = await this.limiter(bucket, { ...budget, points: budget.points * factor }).get(key);
+        if (spent && spent.consumedPoints >= budget.points * factor) throw rateLimited(spent);
+      } catch (error) {
+        if (error instanceof RateLimitedError) throw error;
+        this.onStoreError(error);
+      }
     }
   }
 
@@ -92,15 +120,25 @@ export class RateLimiter {
   }
 }
 
+function rateLimited(outcome: RateLimiterRes): RateLimitedError {
+  return new RateLimitedError({ attributes: { retryAfterSeconds: String(outcome.msBeforeNext / 1000) } });
+}
+
 export interface RateLimitPluginOptions {
   redis: Redis;
   enabled: boolean;
+  /** Every route without its own setting: generous, for documents and bearer-token routes. */
   defaultBudget: RateLimitBudget;
+  /** Requests matching no route: cheap to refuse, so a tighter budget of their own. */
+  notFoundBudget: RateLimitBudget;
 }
 
-/** Per-IP limits before the body is even read; routes may add per-account limits themselves. */
+/**
+ * Per-address limits before the body is even read (docs/security.md #11); routes may add
+ * per-account limits themselves.
+ */
 export const rateLimitPlugin = fp<RateLimitPluginOptions>(
-  async (app: FastifyInstance, { redis, enabled, defaultBudget }) => {
+  async (app: FastifyInstance, { redis, enabled, defaultBudget, notFoundBudget }) => {
     const limiter = new RateLimiter(redis, enabled, (error) =>
       app.log.warn({ err: error }, 'rate limit store unavailable; failing open'),
     );
@@ -108,10 +146,14 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
     // Turned off (RATE_LIMIT_ENABLED=false), no hook at all: it would only cost a promise.
     if (!enabled) return;
     app.addHook('onRequest', async (request: FastifyRequest) => {
+      if (request.is404) {
+        await limiter.consumeAddress('not-found', notFoundBudget, request.ip);
+        return;
+      }
       const setting = request.routeOptions.config?.rateLimit;
-      if (setting === false) return;
+      if (setting === false || setting === 'per-client') return;
       const route = setting ?? { bucket: 'default', ...defaultBudget };
-      await limiter.consume(route.bucket, route, `ip:${request.ip}`);
+      await limiter.consumeAddress(route.bucket, route, request.ip);
     });
   },
   { name: 'rate-limit' },
