@@ -26,7 +26,7 @@ const settingsSchema = z.object({
   BODY_LIMIT: envPositiveInt(100 * 1024),
   /**
    * Budget of every route without its own setting, per address (docs/security.md #11):
-   * discovery, JWKS, the OpenAPI document, UserInfo, the developer API. 100 requests a second.
+   * UserInfo, the developer API, the pages. 100 requests a second.
    */
   DEFAULT_RATE_LIMIT: envPositiveInt(6000),
   DEFAULT_RATE_WINDOW: envPositiveInt(60),
