@@ -96,7 +96,9 @@ export function createRegistry(
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     clients: parts.clientsAccess.clients,
     clientUsage: parts.clientsAccess.usage,
-    clientBudget: new RedisClientRequestBudget(redis, env.clientRateLimit, parts.log),
+    clientBudget: env.clientRateLimit.enabled
+      ? new RedisClientRequestBudget(redis, env.clientRateLimit, parts.log)
+      : { consume: async () => undefined },
     consents: new PrismaConsentStore(prisma),
     authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
     pendingAuthorizations: new RedisHandleStore<PendingAuthorization>(redis, {

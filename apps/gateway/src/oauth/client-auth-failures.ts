@@ -9,7 +9,8 @@ const BUCKET = 'client-auth-failure';
  * limits them per authenticated client (docs/security.md #11). What an address may not do is
  * guess client secrets: each invalid_client answer counts against the address, and an address
  * that spent its budget is refused before its credentials are even checked, so a right guess
- * after the budget is spent is never confirmed.
+ * after the budget is spent is never confirmed. The check is in memory; only failures touch
+ * Redis.
  */
 export async function withClientAuthFailureBudget<T>(
   request: FastifyRequest,
@@ -17,14 +18,12 @@ export async function withClientAuthFailureBudget<T>(
   call: () => Promise<T>,
 ): Promise<T> {
   const limiter = request.server.rateLimiter;
-  await limiter.checkAddress(BUCKET, budget, request.ip);
+  limiter.checkAddress(BUCKET, request.ip);
   try {
     return await call();
   } catch (error) {
-    if (error instanceof InvalidClientError) {
-      // This answer stays invalid_client; only the next request meets the 429.
-      await limiter.consumeAddress(BUCKET, budget, request.ip).catch(() => undefined);
-    }
+    // This answer stays invalid_client; only the next request meets the 429.
+    if (error instanceof InvalidClientError) await limiter.countFailure(BUCKET, budget, request.ip);
     throw error;
   }
 }

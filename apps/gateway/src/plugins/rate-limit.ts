@@ -30,6 +30,9 @@ declare module 'fastify' {
   }
 }
 
+/** Bounds the memory of addresses refused for their failures. */
+const MAX_BLOCKED = 10_000;
+
 /**
  * Fixed-window counters in Redis, so every gateway replica shares one budget. Limits fail
  * open: while Redis is unreachable requests pass (docs/decisions.md #23) rather than the whole
@@ -37,6 +40,8 @@ declare module 'fastify' {
  */
 export class RateLimiter {
   private readonly limiters = new Map<string, RateLimiterRedis>();
+  /** Addresses that spent a budget of failures, until when (`countFailure`). */
+  private readonly blocked = new Map<string, number>();
 
   constructor(
     private readonly redis: Redis,
@@ -66,20 +71,58 @@ export class RateLimiter {
   }
 
   /**
-   * Refuses `ip` when it has already spent `bucket`, without counting this request: for
-   * budgets of failures, counted only once the failure is known.
+   * Counts one failure of `ip` against `bucket`; once the budget is spent, this replica refuses
+   * the address (`checkAddress`) until the window ends.
    */
-  async checkAddress(bucket: string, budget: RateLimitBudget, ip: string): Promise<void> {
+  async countFailure(bucket: string, budget: RateLimitBudget, ip: string): Promise<void> {
     if (!this.enabled) return;
     for (const { key, factor } of addressKeys(ip)) {
+      let spent: RateLimiterRes;
       try {
-        const spent = await this.limiter(bucket, { ...budget, points: budget.points * factor }).get(key);
-        if (spent && spent.consumedPoints >= budget.points * factor) throw rateLimited(spent);
-      } catch (error) {
-        if (error instanceof RateLimitedError) throw error;
-        this.onStoreError(error);
+        spent = await this.limiter(bucket, { ...budget, points: budget.points * factor }).consume(key);
+      } catch (outcome) {
+        if (!(outcome instanceof RateLimiterRes)) {
+          this.onStoreError(outcome);
+          continue;
+        }
+        spent = outcome;
+      }
+      if (spent.remainingPoints <= 0) this.block(`${bucket}:${key}`, spent.msBeforeNext);
+    }
+  }
+
+  /**
+   * Refuses `ip` when this replica saw it spend `bucket` (`countFailure`). Asked of memory, not
+   * of Redis: the endpoints it guards are the hottest, and a round trip on each request would
+   * cost them more than the budget is worth (docs/performance.md). Another replica learns of a
+   * spent budget at its own next failure from that address, so each replica lets at most one
+   * more guess through (docs/security.md #11).
+   */
+  checkAddress(bucket: string, ip: string): void {
+    if (!this.enabled || this.blocked.size === 0) return;
+    const now = Date.now();
+    for (const { key } of addressKeys(ip)) {
+      const until = this.blocked.get(`${bucket}:${key}`);
+      if (until === undefined) continue;
+      if (until <= now) {
+        this.blocked.delete(`${bucket}:${key}`);
+        continue;
+      }
+      throw new RateLimitedError({ attributes: { retryAfterSeconds: String((until - now) / 1000) } });
+    }
+  }
+
+  private block(name: string, msBeforeNext: number): void {
+    if (this.blocked.size >= MAX_BLOCKED) {
+      const now = Date.now();
+      for (const [entry, until] of this.blocked) if (until <= now) this.blocked.delete(entry);
+      // Still full: the oldest entries go first; their addresses are counted in Redis anyway.
+      for (const entry of this.blocked.keys()) {
+        if (this.blocked.size < MAX_BLOCKED) break;
+        this.blocked.delete(entry);
       }
     }
+    this.blocked.set(name, Date.now() + msBeforeNext);
   }
 
   /** Remembers `key` under `bucket` for `ttlSeconds` (e.g. an address an account signed in from). */
