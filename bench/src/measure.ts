@@ -28,8 +28,8 @@ export async function measure(
 }
 
 function describe(result: LoadResult): string {
-  const { requestsPerSecond, p50, p99, non2xx, errors, cpu } = result;
-  const figures = `${requestsPerSecond.toFixed(0)} req/s, p50 ${p50} ms, p99 ${p99} ms, ${non2xx} non-2xx, ${errors} errors`;
+  const { requestsPerSecond, p50, p99, non2xx, rateLimited, errors, cpu } = result;
+  const figures = `${requestsPerSecond.toFixed(0)} req/s, p50 ${p50} ms, p99 ${p99} ms, ${non2xx} non-2xx (${rateLimited} of them 429), ${errors} errors`;
   if (!cpu) return figures;
   const servers = Object.entries(cpu.byServer)
     .filter(([, cores]) => cores >= 0.01)

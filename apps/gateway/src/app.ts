@@ -103,6 +103,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
     redis,
     enabled: env.rateLimit.enabled,
     defaultBudget: env.rateLimit.defaultBudget,
+    notFoundBudget: env.rateLimit.notFound,
   });
   // Parsed on demand by the few cookie routes (http/cookies.ts), not on every request.
   await app.register(fastifyCookie, { hook: false });
@@ -115,10 +116,11 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(formsOnly(authorizeRoute), { upstreams });
-  await app.register(formsOnly(tokenRoute), { upstreams, metrics });
+  const authFailureBudget = env.rateLimit.clientAuthFailure;
+  await app.register(formsOnly(tokenRoute), { upstreams, metrics, authFailureBudget });
   await app.register(formsOnly(userInfoRoute), { upstreams });
-  await app.register(formsOnly(introspectRoute), { upstreams });
-  await app.register(formsOnly(revokeRoute), { upstreams });
+  await app.register(formsOnly(introspectRoute), { upstreams, authFailureBudget });
+  await app.register(formsOnly(revokeRoute), { upstreams, authFailureBudget });
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });
   await app.register(apiKeyRoutes, { upstreams });
   await app.register(registrationRoute, { upstreams, registerClientBudget: env.rateLimit.registerClient });

@@ -15,6 +15,7 @@ import {
   type HandleStore,
   type PendingAuthorization,
 } from './protocol/authorize/handle-store.js';
+import type { ClientRequestBudget } from './protocol/client-authentication/client-request-budget.js';
 import type { ClientsPort, ClientUsageLog } from './protocol/client-authentication/clients-port.js';
 import type { ConsentStore } from './protocol/consent/consent-store.js';
 import type { AccessTokenDenyList } from './protocol/access-token/deny-list.js';
@@ -27,6 +28,7 @@ import { identityOverGrpc } from './rpc/identity-client.js';
 import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from './storage/prisma-consent-store.js';
 import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
+import { RedisClientRequestBudget } from './storage/redis-client-request-budget.js';
 import { RedisDenyList } from './storage/redis-deny-list.js';
 import { RedisHandleStore } from './storage/redis-handle-store.js';
 
@@ -49,6 +51,8 @@ export interface Registry {
   clients: Pick<ClientsPort, 'authenticateClient' | 'resolveClient'>;
   /** Uses for the coalesced lastUsedAt (docs/tokens.md #18). */
   clientUsage: ClientUsageLog;
+  /** Requests per authenticated confidential client (docs/security.md #11). */
+  clientBudget: ClientRequestBudget;
   consents: ConsentStore;
   authorizationCodes: AuthorizationCodeStore;
   /** Authorizations waiting for sign-in (interface.md 2.6). */
@@ -92,6 +96,9 @@ export function createRegistry(
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     clients: parts.clientsAccess.clients,
     clientUsage: parts.clientsAccess.usage,
+    clientBudget: env.clientRateLimit.enabled
+      ? new RedisClientRequestBudget(redis, env.clientRateLimit, parts.log)
+      : { consume: async () => undefined },
     consents: new PrismaConsentStore(prisma),
     authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
     pendingAuthorizations: new RedisHandleStore<PendingAuthorization>(redis, {

@@ -45,6 +45,7 @@ export function openTestRegistry(
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     clients: clientsOverGrpc(clientsChannel.service(ClientsService)),
     clientUsage: { record: () => undefined },
+    clientBudget: { consume: async () => undefined },
     consents: new PrismaConsentStore(prisma),
     authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
     pendingAuthorizations: handles<PendingAuthorization>('pending-authorization'),

@@ -21,6 +21,8 @@ export interface LoadResult {
   p99: number;
   total: number;
   non2xx: number;
+  /** Of those, 429s: the suite runs with its shipped rate limits on (docs/security.md #11). */
+  rateLimited: number;
   /** Connection errors and timeouts (autocannon counts a timeout as an error). */
   errors: number;
   /** Cores used meanwhile by the load generator, the servers and everything else (Linux only). */
@@ -63,6 +65,7 @@ export function runLoad(
           p99: result.latency.p99,
           total: result.requests.total,
           non2xx: result.non2xx,
+          rateLimited: result.statusCodeStats?.['429']?.count ?? 0,
           errors: result.errors,
           ...(cpu ? { cpu } : {}),
           window: { startMicros, endMicros: monotonicMicros() },

@@ -26,6 +26,7 @@ export function printTable(outcomes: ScenarioOutcome[]): void {
     'p99 ms',
     'requests',
     'non-2xx',
+    '429',
     'errors',
     'load gen cores',
     'server cores',
@@ -43,6 +44,7 @@ export function printTable(outcomes: ScenarioOutcome[]): void {
           String(result.p99),
           String(result.total),
           String(result.non2xx),
+          String(result.rateLimited),
           String(result.errors),
           ...cpuColumns(result),
         ]
@@ -90,6 +92,11 @@ export function printVerdict(
   );
   const failed = ours.non2xx + ours.errors;
   print(`  target: zero failed requests -> ${failed === 0 ? 'met' : `MISSED (${failed} failed)`}`);
+  // The shipped budgets must let one client's full load through (docs/security.md #11).
+  const limited = ours.rateLimited;
+  print(
+    `  target: zero 429 with the shipped rate limits -> ${limited === 0 ? 'met' : `MISSED (${limited} answered 429)`}`,
+  );
 }
 
 export function printProfiles(profiles: ProcessProfile[], top: number): void {

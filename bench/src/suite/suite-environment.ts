@@ -9,8 +9,8 @@ const PROFILER_PRELOAD = pathToFileURL(
 ).href;
 
 /**
- * The launcher's environment: the bench database, a Redis key prefix of its own, no rate
- * limits, warnings only (unless BENCH_LOG_LEVEL=info), ports of its own and fixed secrets (no secrets file to keep).
+ * The launcher's environment: the bench database, a Redis key prefix of its own, the shipped
+ * rate limits (docs/security.md #11: one client's full load must meet no 429), warnings only (unless BENCH_LOG_LEVEL=info), ports of its own and fixed secrets (no secrets file to keep).
  * NODE_ENV=production as in the container image, and for oidc-provider too.
  */
 export function suiteEnvironment(
@@ -29,7 +29,6 @@ export function suiteEnvironment(
     DATABASE_URL: backends.databaseUrl,
     REDIS_URL: env.redisUrl,
     REDIS_KEY_PREFIX: backends.redisPrefix,
-    RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: env.logLevel,
     AUTHZ_DATA_DIR: backends.dataDir,
     AUTHZ_START_TIMEOUT: String(env.startTimeoutMs / 1000),

@@ -29,7 +29,8 @@ beforeAll(async () => {
     databaseUrl: environment.databaseUrl,
     redisUrl: redis.url,
     redisKeyPrefix: environment.redisPrefix,
-    gatewayEnv: { DEFAULT_RATE_LIMIT: String(BUDGET) },
+    // The token endpoint's budget is per client, in oauth (docs/security.md #11).
+    serviceEnv: { CLIENT_RATE_LIMIT: String(BUDGET) },
   });
 });
 
@@ -48,7 +49,7 @@ it(
     expect(issued.status).toBe(200);
     const accessToken = issued.body.access_token as string;
 
-    // Redis up: the per-IP budget of the token endpoint is enforced.
+    // Redis up: the per-client budget of the token endpoint is enforced.
     expect(countStatuses(await runLoad(BUDGET, 1, token))).toEqual({ 200: BUDGET - 1, 429: 1 });
 
     await redis.stop();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppError } from '@authz/shared/errors';
 import type { FastifyRequest } from 'fastify';
+import { addressKeys } from '../plugins/address-keys.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 
 /** The sign-in budget (interface.md 8) and how long a successful address is remembered. */
@@ -22,7 +23,7 @@ export async function consumeLoginBudgets(
   email: string | undefined,
 ): Promise<void> {
   const limiter = request.server.rateLimiter;
-  await limiter.consume('login-ip', limits, `ip:${request.ip}`);
+  await limiter.consumeAddress('login-ip', limits, request.ip);
   if (email === undefined) return;
   const account = accountKey(email);
   if (await limiter.isMarked('login-known', knownAddress(account, request))) return;
@@ -42,8 +43,9 @@ export async function rememberSignInAddress(
   );
 }
 
+// An IPv6 owner's address changes inside its /64 (RFC 8981): the /64 is what is remembered.
 function knownAddress(account: string, request: FastifyRequest): string {
-  return `${account}:ip:${request.ip}`;
+  return `${account}:${addressKeys(request.ip)[0]!.key}`;
 }
 
 /** Redis keys never hold the address itself. */

@@ -15,6 +15,20 @@ describe('gateway environment', () => {
     });
   });
 
+  it('ships the rate limits of docs/security.md #11', () => {
+    const { rateLimit } = loadGatewayEnv({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(rateLimit).toMatchObject({
+      enabled: true,
+      defaultBudget: { points: 6000, durationSeconds: 60 },
+      notFound: { points: 300, durationSeconds: 60 },
+      clientAuthFailure: { points: 20, durationSeconds: 300 },
+      login: { points: 10, durationSeconds: 300 },
+      register: { points: 10, durationSeconds: 3600 },
+      registerClient: { points: 20, durationSeconds: 60 },
+      walletFlow: { points: 10, durationSeconds: 300 },
+    });
+  });
+
   it('names each bad variable', () => {
     const load = () => loadGatewayEnv({ REDIS_URL: 'http://x', JWT_ISSUER: 'https://issuer.example/' });
     expect(load).toThrow(/REDIS_URL: expected a redis or rediss URL/);

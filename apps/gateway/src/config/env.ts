@@ -24,9 +24,18 @@ const settingsSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** Largest accepted request body, in bytes. */
   BODY_LIMIT: envPositiveInt(100 * 1024),
-  /** Budget of every rate-limited route without its own setting (per IP, per window). */
-  DEFAULT_RATE_LIMIT: envPositiveInt(300),
+  /**
+   * Budget of every route without its own setting, per address (docs/security.md #11):
+   * UserInfo, the developer API, the pages. 100 requests a second.
+   */
+  DEFAULT_RATE_LIMIT: envPositiveInt(6000),
   DEFAULT_RATE_WINDOW: envPositiveInt(60),
+  /** Requests matching no route, per address: cheap to refuse, so tighter. */
+  NOT_FOUND_RATE_LIMIT: envPositiveInt(300),
+  NOT_FOUND_RATE_WINDOW: envPositiveInt(60),
+  /** Failed client authentication (invalid_client) at token, introspection and revocation, per address. */
+  CLIENT_AUTH_FAILURE_RATE_LIMIT: envPositiveInt(20),
+  CLIENT_AUTH_FAILURE_RATE_WINDOW: envPositiveInt(300),
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** POST /auth/login: attempts per window, per IP and per account (interface.md 8). */
   LOGIN_RATE_LIMIT: envPositiveInt(10),
@@ -100,6 +109,11 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
     rateLimit: {
       enabled: settings.RATE_LIMIT_ENABLED,
       defaultBudget: { points: settings.DEFAULT_RATE_LIMIT, durationSeconds: settings.DEFAULT_RATE_WINDOW },
+      notFound: { points: settings.NOT_FOUND_RATE_LIMIT, durationSeconds: settings.NOT_FOUND_RATE_WINDOW },
+      clientAuthFailure: {
+        points: settings.CLIENT_AUTH_FAILURE_RATE_LIMIT,
+        durationSeconds: settings.CLIENT_AUTH_FAILURE_RATE_WINDOW,
+      },
       login: {
         points: settings.LOGIN_RATE_LIMIT,
         durationSeconds: settings.LOGIN_RATE_WINDOW,

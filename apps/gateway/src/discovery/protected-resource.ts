@@ -35,7 +35,8 @@ export function protectedResourceMetadata(issuer: string): Record<string, unknow
 export function protectedResourceRoute(app: FastifyInstance, issuer: string, cacheControl: string): void {
   const body = JSON.stringify(protectedResourceMetadata(issuer));
   const path = metadataPath(issuer);
-  app.get(path, { config: { cors: true } }, async (_request, reply) =>
+  // Public and cacheable: no per-address budget (docs/security.md #11).
+  app.get(path, { config: { cors: true, rateLimit: false } }, async (_request, reply) =>
     reply.header('cache-control', cacheControl).type('application/json; charset=utf-8').send(body),
   );
   app.corsPreflight(path, ['GET']);

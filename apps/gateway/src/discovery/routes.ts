@@ -53,7 +53,8 @@ export async function discoveryRoutes(app: FastifyInstance, { upstreams, issuer 
     JWKS_CACHE_MS,
   );
   const json = 'application/json; charset=utf-8';
-  const config = { cors: true } as const;
+  // Public, cacheable and served from memory: no per-address budget (docs/security.md #11).
+  const config = { cors: true, rateLimit: false } as const;
 
   // RFC 7517 section 5: the public signing keys; the response schema lets no private member out.
   app.get(

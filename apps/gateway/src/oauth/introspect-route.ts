@@ -2,12 +2,16 @@ import type { Actor, IntrospectResponse } from '@authz/proto/oauth/v1/oauth';
 import type { FastifyInstance } from 'fastify';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { parseBasicCredentials } from './basic-credentials.js';
+import { withClientAuthFailureBudget } from './client-auth-failures.js';
 import type { FormFields } from './form-body.js';
 
 export interface IntrospectRouteOptions {
   upstreams: Upstreams;
+  /** invalid_client answers per address (docs/security.md #11). */
+  authFailureBudget: RateLimitBudget;
 }
 
 /** RFC 8693 section 4.1 `act`, nested as deep as oauth ever mints (docs/agents.md #5). */
@@ -61,20 +65,26 @@ const introspectionResponse = {
  * RFC 7662 section 2: token introspection for resource servers, which call it server to
  * server; so, unlike revocation, no CORS. oauth decides everything; this translates HTTP.
  */
-export async function introspectRoute(app: FastifyInstance, { upstreams }: IntrospectRouteOptions) {
+export async function introspectRoute(
+  app: FastifyInstance,
+  { upstreams, authFailureBudget }: IntrospectRouteOptions,
+) {
   app.post<{ Body: FormFields }>(
     '/oauth/introspect',
     {
-      config: { errorFormat: 'oauth', authChallenge: 'Basic' },
+      // Limited per client by oauth, not per address (docs/security.md #11).
+      config: { errorFormat: 'oauth', authChallenge: 'Basic', rateLimit: 'per-client' },
       schema: { response: { 200: introspectionResponse } },
     },
     async (request, reply) => {
       const basic = parseBasicCredentials(request.headers.authorization);
-      const response = await upstreams.tokens.introspect({
-        parameters: Array.isArray(request.body) ? request.body : [],
-        ...(basic ? { basic } : {}),
-        origin: requestOrigin(request),
-      });
+      const response = await withClientAuthFailureBudget(request, authFailureBudget, () =>
+        upstreams.tokens.introspect({
+          parameters: Array.isArray(request.body) ? request.body : [],
+          ...(basic ? { basic } : {}),
+          origin: requestOrigin(request),
+        }),
+      );
       // RFC 7662 section 2.2 answers about credentials: never cached (RFC 6749 section 5.1).
       noStore(reply);
       return introspectionBody(response);

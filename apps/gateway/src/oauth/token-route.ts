@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { parseBasicCredentials } from './basic-credentials.js';
+import { withClientAuthFailureBudget } from './client-auth-failures.js';
 import type { FormFields } from './form-body.js';
 
 const ID_JAG_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
 
 export interface TokenRouteOptions {
   upstreams: Upstreams;
+  /** invalid_client answers per address (docs/security.md #11). */
+  authFailureBudget: RateLimitBudget;
   metrics: GatewayMetrics;
 }
 
@@ -38,22 +42,28 @@ const tokenResponse = {
 } as const;
 
 /** RFC 6749 section 3.2: the token endpoint; oauth runs every grant, this translates HTTP. */
-export async function tokenRoute(app: FastifyInstance, { upstreams, metrics }: TokenRouteOptions) {
+export async function tokenRoute(
+  app: FastifyInstance,
+  { upstreams, metrics, authFailureBudget }: TokenRouteOptions,
+) {
   app.post<{ Body: FormFields }>(
     '/oauth/token',
     {
       // CORS: browser-based public clients redeem codes and refresh tokens here (OAuth 2.1 7.3).
-      config: { errorFormat: 'oauth', authChallenge: 'Basic', cors: true },
+      // Limited per client by oauth, not per address (docs/security.md #11).
+      config: { errorFormat: 'oauth', authChallenge: 'Basic', cors: true, rateLimit: 'per-client' },
       schema: { response: { 200: tokenResponse } },
     },
     async (request, reply) => {
       const parameters = Array.isArray(request.body) ? request.body : [];
       const basic = parseBasicCredentials(request.headers.authorization);
-      const { tokens } = await upstreams.tokens.token({
-        parameters,
-        ...(basic ? { basic } : {}),
-        origin: requestOrigin(request),
-      });
+      const { tokens } = await withClientAuthFailureBudget(request, authFailureBudget, () =>
+        upstreams.tokens.token({
+          parameters,
+          ...(basic ? { basic } : {}),
+          origin: requestOrigin(request),
+        }),
+      );
       const grant = parameters.find((field) => field.name === 'grant_type')?.value ?? 'unknown';
       // RFC 8693 section 2.2.1: a token exchange may issue an ID-JAG rather than an access token.
       const type = tokens!.issuedTokenType === ID_JAG_TOKEN_TYPE ? 'id-jag' : 'access';

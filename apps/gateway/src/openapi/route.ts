@@ -15,7 +15,8 @@ export function openApiDocument(app: FastifyInstance): string {
  */
 export async function openApiRoute(app: FastifyInstance) {
   let document: string | undefined;
-  app.get(OPENAPI_PATH, { config: { cors: true } }, async (_request, reply) => {
+  // Public and cacheable: no per-address budget (docs/security.md #11).
+  app.get(OPENAPI_PATH, { config: { cors: true, rateLimit: false } }, async (_request, reply) => {
     document ??= openApiDocument(app);
     return reply
       .header('cache-control', DISCOVERY_CACHE_CONTROL)

@@ -38,6 +38,15 @@ const settingsSchema = z.object({
    * in milliseconds (docs/tokens.md #18). Also reported on shutdown.
    */
   CLIENT_USAGE_FLUSH_INTERVAL_MS: envPositiveInt(5000),
+  /**
+   * Requests per window of one authenticated confidential client at the token, introspection
+   * and revocation endpoints (docs/security.md #11): 10,000 a second by default, above what
+   * one client drives through a gateway host, so only a runaway client meets it.
+   */
+  CLIENT_RATE_LIMIT: envPositiveInt(600_000),
+  CLIENT_RATE_WINDOW: envPositiveInt(60),
+  /** false turns the per-client budget off, as it turns the gateway's off (tests only). */
+  RATE_LIMIT_ENABLED: envBoolean(true),
   /** docs/decisions.md #1: the realm's allowed scopes, advertised as scopes_supported. */
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
   /** interface.md 4.4: client_id_metadata_document_supported appears only when the clients service resolves CIMD. */
@@ -78,6 +87,11 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     authorizationCodeTtlSeconds: settings.AUTHORIZATION_CODE_TTL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     clientUsageFlushIntervalMs: settings.CLIENT_USAGE_FLUSH_INTERVAL_MS,
+    clientRateLimit: {
+      enabled: settings.RATE_LIMIT_ENABLED,
+      points: settings.CLIENT_RATE_LIMIT,
+      durationSeconds: settings.CLIENT_RATE_WINDOW,
+    },
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     cimdEnabled: settings.CIMD_ENABLED,
     signingKeyReloadIntervalMs: settings.SIGNING_KEY_RELOAD_INTERVAL_MS,

@@ -6,7 +6,7 @@ import type { Registry } from '../../registry.js';
 import type { TokenParameters } from '../token/token-parameters.js';
 import type { BasicCredentials } from '../token/token-request.js';
 
-export type ClientAuthenticationDeps = Pick<Registry, 'clients' | 'clientUsage'>;
+export type ClientAuthenticationDeps = Pick<Registry, 'clients' | 'clientUsage' | 'clientBudget'>;
 
 export interface ClientAuthenticationRequest {
   parameters: TokenParameters;
@@ -30,6 +30,9 @@ export async function authenticateClient(
   const clientId = presentedClientId(request);
   if (clientId === FIRST_PARTY_CLIENT_ID) return authenticateFirstParty(request);
   const client = await deps.clients.authenticateClient(presentedCredentials(request));
+  // docs/security.md #11: budgeted per client once authenticated. A public client proves
+  // nothing by naming itself, so anyone could spend its budget: it has none here.
+  if (client.method !== 'none') await deps.clientBudget.consume(client.clientId);
   // interface.md 2.2, 2.4: lastUsedAt, reported later in one batch rather than written now.
   deps.clientUsage.record({
     id: client.id,
