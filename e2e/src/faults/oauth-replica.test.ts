@@ -1,16 +1,14 @@
 import { spareTestPort, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSuite, type Suite } from '../support/suite.js';
+import { AppProcess, TEMPORARILY_UNAVAILABLE, oauthProcessEnv } from './fault-helpers.js';
 import {
-  AppProcess,
-  TEMPORARILY_UNAVAILABLE,
   clientCredentialsToken,
   countStatuses,
   machineClient,
-  oauthProcessEnv,
   runLoad,
   type Answer,
-} from './fault-helpers.js';
+} from '../support/load.js';
 
 // docs/decisions.md #26, #27: the gateway balances over two oauth replicas; when one goes away it
 // moves to the other, and grpc-js retries transparently only the calls that never reached a

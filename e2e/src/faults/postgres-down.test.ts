@@ -5,13 +5,8 @@ import type { TcpProxy } from '../support/tcp-proxy.js';
 import { startSuite, type Suite } from '../support/suite.js';
 import { FIRST_PARTY_CLIENT_ID } from '@authz/oauth';
 import { requestToken } from '../support/tokens.js';
-import {
-  SERVICE_UNAVAILABLE,
-  TEMPORARILY_UNAVAILABLE,
-  clientCredentialsToken,
-  databaseBehindProxy,
-  machineClient,
-} from './fault-helpers.js';
+import { SERVICE_UNAVAILABLE, TEMPORARILY_UNAVAILABLE, databaseBehindProxy } from './fault-helpers.js';
+import { clientCredentialsToken, machineClient } from '../support/load.js';
 
 // Postgres unreachable (a TCP proxy in front of this file's database, cut and restored): every
 // request that needs the database answers at once with the 503 envelope of its route (spec

@@ -4,14 +4,8 @@ import { introspect } from '../support/token-management.js';
 import { getJson, postJson } from '../support/http.js';
 import { PrivateRedisServer } from '../support/redis-server.js';
 import { startSuite, type Suite } from '../support/suite.js';
-import {
-  SERVICE_UNAVAILABLE,
-  TEMPORARILY_UNAVAILABLE,
-  clientCredentialsToken,
-  countStatuses,
-  machineClient,
-  runLoad,
-} from './fault-helpers.js';
+import { SERVICE_UNAVAILABLE, TEMPORARILY_UNAVAILABLE } from './fault-helpers.js';
+import { clientCredentialsToken, countStatuses, machineClient, runLoad } from '../support/load.js';
 
 // Redis down, per feature (docs/operations.md "Fault behaviour"). /health answering 503 with
 // cache disconnected, and recovering, is shown by system/health-cache.test.ts; this file shows

@@ -5,7 +5,7 @@ import {
   machineClient,
   runLoad,
   type Answer,
-} from '../faults/fault-helpers.js';
+} from '../support/load.js';
 import { postJson } from '../support/http.js';
 import { useSuite } from '../support/use-suite.js';
 
