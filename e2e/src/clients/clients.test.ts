@@ -199,17 +199,52 @@ describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
     }
   });
 
-  it('accepts private_key_jwt with jwks or an https jwksUri (docs/decisions.md #16)', async () => {
-    const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] };
+  // docs/clients.md #5: no secret for a client that does not authenticate with one.
+  it.each([
+    [
+      'jwks',
+      { jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] } },
+    ],
+    ['an https jwksUri', { jwksUri: 'https://keys.example/jwks.json' }],
+  ])('accepts private_key_jwt with %s and issues no secret (docs/decisions.md #16)', async (_name, keys) => {
     const base = {
       name: 'Service',
       grantTypes: ['client_credentials'],
       responseTypes: [],
       tokenEndpointAuthMethod: 'private_key_jwt',
     };
-    expect((await create(developers.alice.token, { ...base, jwks })).status).toBe(201);
-    expect(
-      (await create(developers.alice.token, { ...base, jwksUri: 'https://keys.example/jwks.json' })).status,
-    ).toBe(201);
+    const created = await create(developers.alice.token, { ...base, ...keys });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual(expectedView({ ...base, name: 'Service' }));
+    const { rows } = await developers.sql.query('SELECT secret_hash FROM clients.clients WHERE id = $1', [
+      created.body.id,
+    ]);
+    expect(rows).toEqual([{ secret_hash: null }]);
+    const regenerated = await call(
+      developers.suite,
+      'POST',
+      `/api/clients/${created.body.id}/regenerate-secret`,
+      {
+        token: developers.alice.token,
+      },
+    );
+    expect({ status: regenerated.status, body: regenerated.body }).toEqual({
+      status: 400,
+      body: validationError([
+        {
+          path: 'tokenEndpointAuthMethod',
+          message: 'is private_key_jwt: the client authenticates with its keys, not a secret',
+        },
+      ]),
+    });
+  });
+
+  it('issues no secret to a public client (none)', async () => {
+    const body = { name: 'Public', redirectUris: ['https://a.example/cb'], tokenEndpointAuthMethod: 'none' };
+    const created = await create(developers.alice.token, body);
+    expect({ status: created.status, body: created.body }).toEqual({
+      status: 201,
+      body: expectedView({ name: 'Public', redirectUris: ['https://a.example/cb'] }),
+    });
   });
 });

@@ -104,7 +104,7 @@ export const clientWithSecret = {
     ...clientProperties,
     clientSecret: {
       type: 'string',
-      description: 'The client secret, shown this once (confidential clients).',
+      description: 'The client secret, shown this once (client_secret_basic and client_secret_post only).',
     },
   },
 } as const;
