@@ -181,11 +181,34 @@ describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
         { name: 'x', redirectUris: ['https://a.example/cb'], tokenEndpointAuthMethod: 'private_key_jwt' },
         [{ path: 'jwks', message: 'jwks or jwksUri is required for private_key_jwt' }],
       ],
+      // docs/errors.md: a mistyped value stops the body at the gateway, alone.
       [
-        { redirectUris: 'https://a.example/cb' },
+        { redirectUris: 'https://a.example/cb', scopes: 'openid' },
         [
-          { path: 'name', message: "must have required property 'name'" },
           { path: 'redirectUris', message: 'must be array' },
+          { path: 'scopes', message: 'must be array' },
+        ],
+      ],
+      // Everything else is the service's, reported together: name is checked there too.
+      [
+        {
+          redirectUris: ['http://a.example/cb'],
+          scopes: ['openid', 'admin'],
+          grantTypes: ['authorization_code', 'password'],
+          tokenEndpointAuthMethod: 'mtls',
+        },
+        [
+          { path: 'name', message: 'must be 1 to 255 characters long' },
+          { path: 'redirectUris.0', message: REDIRECT_URI_MESSAGE },
+          { path: 'scopes', message: "outside the realm's allowed scopes: admin" },
+          {
+            path: 'grantTypes',
+            message: 'must be among authorization_code, refresh_token, client_credentials',
+          },
+          {
+            path: 'tokenEndpointAuthMethod',
+            message: 'must be one of none, client_secret_post, client_secret_basic, private_key_jwt',
+          },
         ],
       ],
     ];
