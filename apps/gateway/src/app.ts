@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { GatewayEnv } from './config/env.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { corsPlugin } from './plugins/cors.js';
-import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
+import { errorHandlerPlugin, clientErrorHandler, frameworkErrorHandler } from './plugins/error-handler.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.js';
 import { requestContextPlugin, requestIdFrom } from './plugins/request-context.js';
@@ -58,6 +58,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   const redis = deps.redis ?? (await connectRedis(env, logger));
   const registry = createRegistry(env, { redis });
   const { upstreams, metrics } = registry;
+  const headers = await securityHeaders();
   const app = Fastify({
     loggerInstance: logger.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     trustProxy: env.trustProxy,
@@ -73,7 +74,8 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
     // interface.md 7: one detail per rejected field, so report every field, not the first.
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors: frameworkErrorHandler(await securityHeaders()),
+    frameworkErrors: frameworkErrorHandler(headers),
+    clientErrorHandler: clientErrorHandler(headers),
     // While draining on SIGTERM, a request on a kept-alive connection is still served (its
     // answer says Connection: close, main.ts) rather than refused with Fastify's own 503 body.
     return503OnClosing: false,

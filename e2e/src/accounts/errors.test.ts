@@ -5,7 +5,7 @@ import { RESEND_MESSAGE } from '@authz/gateway';
 
 // Every error row of interface.md 4.2, with exact bodies.
 const context = useSuite({
-  gatewayEnv: { REGISTER_RATE_LIMIT: '12', LOGIN_RATE_LIMIT: '6', TRUST_PROXY: '127.0.0.1' },
+  gatewayEnv: { REGISTER_RATE_LIMIT: '15', LOGIN_RATE_LIMIT: '6', TRUST_PROXY: '127.0.0.1' },
 });
 const password = 'copper-Meadow-signal-58';
 const url = context.url;
@@ -29,8 +29,57 @@ describe('POST /auth/register', () => {
       code: 'VALIDATION_ERROR',
       statusCode: 400,
       details: [
-        { path: 'email', message: expect.any(String) },
-        { path: 'password', message: expect.any(String) },
+        { path: 'email', message: 'is required' },
+        { path: 'password', message: 'is required' },
+      ],
+    });
+  });
+
+  it('reports a bad address beside a missing password, and every rule identity breaks', async () => {
+    const bad = await postJson(url('/auth/register'), { email: 'not-an-email' });
+    expect({ status: bad.status, body: bad.body }).toEqual({
+      status: 400,
+      body: {
+        error: 'Validation error',
+        statusCode: 400,
+        code: 'VALIDATION_ERROR',
+        details: [
+          { path: 'email', message: 'must be a valid email address' },
+          { path: 'password', message: 'is required' },
+        ],
+      },
+    });
+
+    // docs/errors.md: a value of the wrong JSON type stops the body at the gateway, so only
+    // the mistyped fields are reported, each once.
+    const mistyped = await postJson(url('/auth/register'), {
+      email: 'not-an-email',
+      password: 12345678,
+      realmId: 7,
+    });
+    expect(mistyped.body).toEqual({
+      error: 'Validation error',
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+      details: [
+        { path: 'password', message: 'must be string' },
+        { path: 'realmId', message: 'must be string' },
+      ],
+    });
+
+    const semantic = await postJson(url('/auth/register'), {
+      email: 'not-an-email',
+      password: 'short',
+      realmId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(semantic.body).toEqual({
+      error: 'Validation error',
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+      details: [
+        { path: 'email', message: 'must be a valid email address' },
+        { path: 'password', message: 'must be 8 to 128 characters long' },
+        { path: 'realmId', message: 'must be the default realm' },
       ],
     });
   });
@@ -74,7 +123,7 @@ describe('POST /auth/register', () => {
 
   it('answers 429 once the per-IP registration budget is spent', async () => {
     let status = 0;
-    for (let attempt = 0; attempt < 15 && status !== 429; attempt += 1) {
+    for (let attempt = 0; attempt < 18 && status !== 429; attempt += 1) {
       status = (await postJson(url('/auth/register'), { email: newEmail(), password })).status;
     }
     expect(status).toBe(429);

@@ -181,11 +181,34 @@ describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
         { name: 'x', redirectUris: ['https://a.example/cb'], tokenEndpointAuthMethod: 'private_key_jwt' },
         [{ path: 'jwks', message: 'jwks or jwksUri is required for private_key_jwt' }],
       ],
+      // docs/errors.md: a mistyped value stops the body at the gateway, alone.
       [
-        { redirectUris: 'https://a.example/cb' },
+        { redirectUris: 'https://a.example/cb', scopes: 'openid' },
         [
-          { path: 'name', message: "must have required property 'name'" },
           { path: 'redirectUris', message: 'must be array' },
+          { path: 'scopes', message: 'must be array' },
+        ],
+      ],
+      // Everything else is the service's, reported together: name is checked there too.
+      [
+        {
+          redirectUris: ['http://a.example/cb'],
+          scopes: ['openid', 'admin'],
+          grantTypes: ['authorization_code', 'password'],
+          tokenEndpointAuthMethod: 'mtls',
+        },
+        [
+          { path: 'name', message: 'must be 1 to 255 characters long' },
+          { path: 'redirectUris.0', message: REDIRECT_URI_MESSAGE },
+          { path: 'scopes', message: "outside the realm's allowed scopes: admin" },
+          {
+            path: 'grantTypes',
+            message: 'must be among authorization_code, refresh_token, client_credentials',
+          },
+          {
+            path: 'tokenEndpointAuthMethod',
+            message: 'must be one of none, client_secret_post, client_secret_basic, private_key_jwt',
+          },
         ],
       ],
     ];
@@ -199,17 +222,52 @@ describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
     }
   });
 
-  it('accepts private_key_jwt with jwks or an https jwksUri (docs/decisions.md #16)', async () => {
-    const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] };
+  // docs/clients.md #5: no secret for a client that does not authenticate with one.
+  it.each([
+    [
+      'jwks',
+      { jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] } },
+    ],
+    ['an https jwksUri', { jwksUri: 'https://keys.example/jwks.json' }],
+  ])('accepts private_key_jwt with %s and issues no secret (docs/decisions.md #16)', async (_name, keys) => {
     const base = {
       name: 'Service',
       grantTypes: ['client_credentials'],
       responseTypes: [],
       tokenEndpointAuthMethod: 'private_key_jwt',
     };
-    expect((await create(developers.alice.token, { ...base, jwks })).status).toBe(201);
-    expect(
-      (await create(developers.alice.token, { ...base, jwksUri: 'https://keys.example/jwks.json' })).status,
-    ).toBe(201);
+    const created = await create(developers.alice.token, { ...base, ...keys });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual(expectedView({ ...base, name: 'Service' }));
+    const { rows } = await developers.sql.query('SELECT secret_hash FROM clients.clients WHERE id = $1', [
+      created.body.id,
+    ]);
+    expect(rows).toEqual([{ secret_hash: null }]);
+    const regenerated = await call(
+      developers.suite,
+      'POST',
+      `/api/clients/${created.body.id}/regenerate-secret`,
+      {
+        token: developers.alice.token,
+      },
+    );
+    expect({ status: regenerated.status, body: regenerated.body }).toEqual({
+      status: 400,
+      body: validationError([
+        {
+          path: 'tokenEndpointAuthMethod',
+          message: 'is private_key_jwt: the client authenticates with its keys, not a secret',
+        },
+      ]),
+    });
+  });
+
+  it('issues no secret to a public client (none)', async () => {
+    const body = { name: 'Public', redirectUris: ['https://a.example/cb'], tokenEndpointAuthMethod: 'none' };
+    const created = await create(developers.alice.token, body);
+    expect({ status: created.status, body: created.body }).toEqual({
+      status: 201,
+      body: expectedView({ name: 'Public', redirectUris: ['https://a.example/cb'] }),
+    });
   });
 });

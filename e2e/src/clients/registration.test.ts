@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
 import { call, REDIRECT_URI_MESSAGE } from '../support/clients.js';
+import { postForm } from '../support/http.js';
 
 // RFC 7591 dynamic registration, open mode (interface.md 4.3, 5, 8), end to end through the gateway.
 // The budget shared with the developer API has its own file (registration-rate-limit.test.ts).
@@ -115,23 +116,40 @@ describe('POST /oauth/register', () => {
     expect((await storedRow(emptied.body.client_id)).scopes).toEqual([]);
   });
 
-  it('registers a private_key_jwt machine client and echoes its jwks', async () => {
-    const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x-value' }] };
+  // RFC 7591 section 3.2.1: client_secret (and its expiry) only for a client that uses one.
+  it.each([
+    ['jwks', { jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x-value' }] } }],
+    ['jwks_uri', { jwks_uri: 'https://keys.example/jwks' }],
+  ])('registers a private_key_jwt machine client with %s and issues it no secret', async (_name, keys) => {
     const response = await register({
       token_endpoint_auth_method: 'private_key_jwt',
       grant_types: ['client_credentials'],
       response_types: [],
-      jwks,
+      ...keys,
     });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({
+    expect(response.body).toEqual({
+      client_id: expect.stringMatching(UUID),
+      client_id_issued_at: expect.any(Number),
+      redirect_uris: [],
       token_endpoint_auth_method: 'private_key_jwt',
       grant_types: ['client_credentials'],
       response_types: [],
-      redirect_uris: [],
-      jwks,
-      client_secret_expires_at: 0,
+      scope: 'openid profile email',
+      is_agent: false,
+      ...keys,
     });
+    expect(await storedRow(response.body.client_id)).toMatchObject({ secret_hash: null });
+
+    // docs/clients.md #10: only the registered method authenticates; a secret is never one.
+    const basic = Buffer.from(`${String(response.body.client_id)}:${'0'.repeat(64)}`).toString('base64');
+    const token = await postForm(
+      context.url('/oauth/token'),
+      { grant_type: 'client_credentials' },
+      { authorization: `Basic ${basic}` },
+    );
+    expect(token.status).toBe(401);
+    expect(token.body).toEqual({ error: 'invalid_client', code: 'INVALID_CLIENT', statusCode: 401 });
   });
 
   it.each([

@@ -69,6 +69,15 @@ export function isConfidential(method: string): boolean {
   return method !== 'none';
 }
 
+/**
+ * Authenticates with a shared secret, so gets one (RFC 7591 section 3.2.1: client_secret only
+ * for clients that use it). private_key_jwt is confidential but signs with its keys (RFC 7523
+ * section 2.2); none has no credential (docs/clients.md #5).
+ */
+export function usesSecret(method: string): boolean {
+  return method === 'client_secret_basic' || method === 'client_secret_post';
+}
+
 function unique(values: string[]): string[] {
   return [...new Set(values)];
 }

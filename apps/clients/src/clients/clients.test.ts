@@ -126,6 +126,37 @@ describe('ClientsService (interface.md 4.7, docs/decisions.md #14, #16, #22, #28
     expect(bad.details?.[0]?.path).toBe('jwks');
   });
 
+  it('issues, keeps and regenerates no secret for private_key_jwt (docs/clients.md #5)', async () => {
+    const owner = newOwner();
+    const jwks = { value: JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'abc' }] }) };
+    const created = await clients.client.createClient({
+      owner,
+      settings: { ...webApp, tokenEndpointAuthMethod: 'private_key_jwt', jwks },
+    });
+    expect(created.clientSecret).toBeUndefined();
+    const secretHash = async (id: string | undefined) =>
+      (await clients.sql.query(`SELECT secret_hash FROM clients.clients WHERE id = $1`, [id])).rows[0];
+    expect(await secretHash(created.client?.id)).toEqual({ secret_hash: null });
+    const ref = { owner, id: created.client!.clientId };
+    const error = (await rejection(
+      clients.client.regenerateClientSecret({ client: ref }),
+    )) as ValidationError;
+    expect(error.details).toEqual([
+      {
+        path: 'tokenEndpointAuthMethod',
+        message: 'is private_key_jwt: the client authenticates with its keys, not a secret',
+      },
+    ]);
+
+    const secretClient = await clients.client.createClient({ owner, settings: webApp });
+    expect(secretClient.clientSecret).toMatch(/^[0-9a-f]{64}$/);
+    await clients.client.updateClient({
+      client: { owner, id: secretClient.client!.id },
+      settings: { tokenEndpointAuthMethod: 'private_key_jwt', jwks },
+    });
+    expect(await secretHash(secretClient.client?.id)).toEqual({ secret_hash: null });
+  });
+
   it('publishes an invalidation for every change (docs/decisions.md #28)', async () => {
     const owner = newOwner();
     const { client } = await clients.client.createClient({ owner, settings: webApp });

@@ -4,7 +4,7 @@ import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { NotFoundError, ValidationError } from '@authz/shared/errors';
 import type { Client } from '../generated/prisma/client.js';
 import type { Registry } from '../registry.js';
-import { applySettings, configOf, CREATE_DEFAULTS, isConfidential } from './client-config.js';
+import { applySettings, configOf, CREATE_DEFAULTS, usesSecret } from './client-config.js';
 import { findOwnedClient } from './client-lookup.js';
 import { validateClientConfig } from './validate-client.js';
 
@@ -20,7 +20,7 @@ export function listClients(deps: Pick<ClientDeps, 'clients'>, owner: Owner | un
 
 /**
  * interface.md 4.7 POST /api/clients/: defaults, validation, then a generated client id and, for a
- * confidential client, a 64-hex secret returned once and stored as a keyed hash (interface.md 2.2).
+ * client authenticating with a secret, a 64-hex secret returned once and stored as a keyed hash (interface.md 2.2).
  * New clients start in the development environment (docs/decisions.md #14).
  */
 export async function createClient(
@@ -35,7 +35,7 @@ export async function createClient(
     checkScopes: true,
     allowInsecureLoopback: deps.allowInsecureLoopback,
   });
-  const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
+  const clientSecret = usesSecret(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
   const client = await deps.clients.create({
     config,
     clientId: randomUUID(),
@@ -72,7 +72,7 @@ export async function updateClient(
   });
   const updated = await deps.clients.update(current.id, {
     config,
-    ...(isConfidential(config.tokenEndpointAuthMethod) ? {} : { secretHash: null }),
+    ...(usesSecret(config.tokenEndpointAuthMethod) ? {} : { secretHash: null }),
   });
   await deps.invalidations.publish(
     updated.clientId,
@@ -88,16 +88,17 @@ export async function deleteClient(deps: ClientDeps, ref: ClientRef | undefined)
   await deps.invalidations.publish(current.clientId, 'deleted');
 }
 
-/** interface.md 3: the previous secret is invalid at once; public clients have none (400). */
+/**
+ * interface.md 3: the previous secret is invalid at once; a client that does not authenticate
+ * with a secret (none, private_key_jwt) has none to regenerate (400, docs/clients.md #5).
+ */
 export async function regenerateClientSecret(
   deps: ClientDeps,
   ref: ClientRef | undefined,
 ): Promise<{ client: Client; clientSecret: string }> {
   const current = await findOwnedClient(deps.clients, ref);
-  if (!isConfidential(current.tokenEndpointAuthMethod)) {
-    throw new ValidationError([
-      { path: 'tokenEndpointAuthMethod', message: 'is none: a public client has no secret to regenerate' },
-    ]);
+  if (!usesSecret(current.tokenEndpointAuthMethod)) {
+    throw new ValidationError([{ path: 'tokenEndpointAuthMethod', message: noSecretMessage(current) }]);
   }
   const clientSecret = randomHexToken();
   const client = await deps.clients.update(current.id, {
@@ -105,4 +106,10 @@ export async function regenerateClientSecret(
   });
   await deps.invalidations.publish(client.clientId, 'secret_regenerated');
   return { client, clientSecret };
+}
+
+function noSecretMessage(client: Pick<Client, 'tokenEndpointAuthMethod'>): string {
+  return client.tokenEndpointAuthMethod === 'none'
+    ? 'is none: a public client has no secret to regenerate'
+    : `is ${client.tokenEndpointAuthMethod}: the client authenticates with its keys, not a secret`;
 }

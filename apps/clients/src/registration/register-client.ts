@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidClientMetadataError, ValidationError } from '@authz/shared/errors';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
-import { isConfidential, type ClientConfig } from '../clients/client-config.js';
+import { usesSecret, type ClientConfig } from '../clients/client-config.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import type { Client } from '../generated/prisma/client.js';
 import type { Registry } from '../registry.js';
@@ -49,7 +49,8 @@ export async function registerClient(deps: RegistrationDeps, metadataJson: strin
     throw error instanceof ValidationError ? toRegistrationError(error.details ?? []) : error;
   }
   const agentScopeModes = checkAgentScopeModes(metadata, config.scopes);
-  const clientSecret = isConfidential(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
+  // RFC 7591 section 3.2.1: client_secret only for a client that authenticates with one.
+  const clientSecret = usesSecret(config.tokenEndpointAuthMethod) ? randomHexToken() : undefined;
   const client = await deps.clients.create({
     config,
     clientId,

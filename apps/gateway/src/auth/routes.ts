@@ -31,7 +31,7 @@ export const RESEND_MESSAGE =
 
 /** interface.md 4.2: first-party authentication. Identity owns accounts; oauth mints every token. */
 export async function authRoutes(app: FastifyInstance, { upstreams, metrics, budgets }: AuthRoutesOptions) {
-  app.post<{ Body: Credentials & { realmId?: string } }>(
+  app.post<{ Body: Partial<Credentials> & { realmId?: string } }>(
     '/auth/register',
     {
       config: { rateLimit: { bucket: 'register', ...budgets.register } },
@@ -39,9 +39,10 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
     },
     async (request, reply) => {
       const { email, password, realmId } = request.body;
+      // Absent is empty for identity, which names each missing field (interface.md 7).
       const { user } = await upstreams.identity.register({
-        email,
-        password,
+        email: email ?? '',
+        password: password ?? '',
         ...(realmId === undefined ? {} : { realmId }),
         origin: requestOrigin(request),
       });

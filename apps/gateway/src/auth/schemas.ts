@@ -19,12 +19,16 @@ const password = {
   description: 'The password: 8 to 128 characters after NFKC normalisation.',
 } as const;
 
+/**
+ * interface.md 7, docs/errors.md: types only. identity checks presence, address syntax,
+ * password strength and realm together and reports every rejected field; a `required` or
+ * `format` here would answer first and hide identity's findings on the other fields.
+ */
 export const registerBody = {
   type: 'object',
-  required: ['email', 'password'],
   properties: {
-    email,
-    password,
+    email: { ...email, description: `${email.description} Required.` },
+    password: { ...password, description: `${password.description} Required.` },
     realmId: {
       type: 'string',
       description: 'The realm to create the account in; the default realm when absent.',

@@ -26,7 +26,10 @@ const registrationResponse = {
   additionalProperties: false,
   properties: {
     client_id: { type: 'string', description: 'The new client id.' },
-    client_secret: { type: 'string', description: 'The secret, shown this once; confidential methods only.' },
+    client_secret: {
+      type: 'string',
+      description: 'The secret, shown this once; client_secret_basic and client_secret_post only.',
+    },
     client_id_issued_at: { type: 'integer', description: 'Epoch seconds.' },
     client_secret_expires_at: { type: 'integer', description: '0: the secret does not expire.' },
     redirect_uris: strings,

@@ -30,7 +30,11 @@ const settings = {
   jwksUri: { ...nullableString, description: 'Where the JWK Set for private_key_jwt is published.' },
 } as const;
 
-export const createClientBody = { type: 'object', required: ['name'], properties: settings } as const;
+/**
+ * Types only (docs/errors.md): clients checks `name` (absent is empty, so 1 to 255 characters)
+ * with every other rule, so a missing name is reported beside the other rejected fields.
+ */
+export const createClientBody = { type: 'object', properties: settings } as const;
 
 export const updateClientBody = {
   type: 'object',
@@ -104,7 +108,7 @@ export const clientWithSecret = {
     ...clientProperties,
     clientSecret: {
       type: 'string',
-      description: 'The client secret, shown this once (confidential clients).',
+      description: 'The client secret, shown this once (client_secret_basic and client_secret_post only).',
     },
   },
 } as const;

@@ -1,9 +1,12 @@
 import {
   type AppError,
   MalformedBodyError,
+  MalformedRequestError,
   NotFoundError,
   OAuthError,
   PayloadTooLargeError,
+  RequestHeaderFieldsTooLargeError,
+  RequestTimeoutError,
   UnsupportedMediaTypeError,
   ValidationError,
   normalizeError,
@@ -11,6 +14,8 @@ import {
   toOAuthWire,
   type FieldViolation,
 } from '@authz/shared/errors';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { REQUEST_ID_HEADER } from './request-context.js';
@@ -86,6 +91,54 @@ export function frameworkErrorHandler(securityHeaders: readonly (readonly [strin
     logFailure(request, error, thrown);
     return sendError(request, reply, error);
   };
+}
+
+/**
+ * Fastify's `clientErrorHandler`, Node's `clientError` event: what the HTTP parser refuses
+ * before a request exists (a header section over the limit, a malformed request line or
+ * header, a request that did not arrive in time). There is no reply to send through, so the
+ * envelope of interface.md 7 is written on the socket, which then closes (RFC 9112 section
+ * 9.6: the stream cannot be trusted past a parse error).
+ */
+export function clientErrorHandler(securityHeaders: readonly (readonly [string, string])[]) {
+  return function handleClientError(
+    this: FastifyInstance,
+    thrown: NodeJS.ErrnoException,
+    socket: Socket,
+  ): void {
+    // Node's own rule: a reset socket has nobody to answer, and a response already begun
+    // on it cannot be replaced.
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (thrown.code === 'ECONNRESET' || socket.destroyed || !socket.writable || pending?.headersSent) {
+      socket.destroy(thrown);
+      return;
+    }
+    const error = transportError(thrown);
+    this.log.info({ code: error.code, detail: error.detail }, 'connection refused');
+    const body = JSON.stringify(toApiWire(error));
+    const headers = [
+      ...securityHeaders,
+      ['cache-control', 'no-store'],
+      ['content-type', 'application/json; charset=utf-8'],
+      ['content-length', String(Buffer.byteLength(body))],
+      ['connection', 'close'],
+    ];
+    const head = headers.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const status = `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}`;
+    socket.end(`${status}\r\n${head}\r\n${body}`, () => socket.destroy());
+  };
+}
+
+function transportError(thrown: NodeJS.ErrnoException): AppError {
+  const init = { detail: `${thrown.code ?? 'unknown'}: ${thrown.message}` };
+  switch (thrown.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new RequestHeaderFieldsTooLargeError(init);
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new RequestTimeoutError(init);
+    default:
+      return new MalformedRequestError(init);
+  }
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {

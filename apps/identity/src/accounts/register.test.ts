@@ -126,6 +126,23 @@ describe('Register (interface.md 4.2, docs/decisions.md #1, #4, #29)', () => {
     });
   });
 
+  it('names a missing address and a missing password beside each other', async () => {
+    const missing = await rejection(identity.client.register({ email: ' ', password: '' }));
+    expect(missing).toMatchObject({
+      details: [
+        { path: 'email', message: 'is required' },
+        { path: 'password', message: 'is required' },
+      ],
+    });
+    const badEmail = await rejection(identity.client.register({ email: 'not-an-email', password: '' }));
+    expect(badEmail).toMatchObject({
+      details: [
+        { path: 'email', message: 'must be a valid email address' },
+        { path: 'password', message: 'is required' },
+      ],
+    });
+  });
+
   it('refuses common passwords and the local part; accepts the default realm by id', async () => {
     const common = await rejection(
       identity.client.register({ email: 'bob@example.com', password: 'password123' }),

@@ -19,8 +19,11 @@ export interface RegisterDeps extends IssueVerificationDeps {
 function validate(deps: RegisterDeps, request: RegisterRequest): { email: string; realmId: string } {
   const problems: FieldViolation[] = [];
   const email = parseEmail(request.email);
-  if (!email) problems.push({ path: 'email', message: EMAIL_MESSAGE });
-  const passwordIssue = passwordProblem(request.password, email, deps.commonPasswords);
+  // The gateway checks only types (docs/errors.md): presence is checked here, with the rest.
+  if (!email) problems.push({ path: 'email', message: request.email.trim() ? EMAIL_MESSAGE : 'is required' });
+  const passwordIssue = request.password
+    ? passwordProblem(request.password, email, deps.commonPasswords)
+    : 'is required';
   if (passwordIssue) problems.push({ path: 'password', message: passwordIssue });
   // docs/decisions.md #1: realmId may name the default realm or be omitted.
   if (request.realmId !== undefined && request.realmId.toLowerCase() !== deps.defaultRealmId) {

@@ -21,6 +21,36 @@ export class MalformedBodyError extends ApiError {
   }
 }
 
+/**
+ * What Node's HTTP parser refuses before any request exists: a malformed request line or header
+ * (RFC 9112 section 2.2, 3), rendered by the gateway's clientError handler (docs/errors.md).
+ */
+export class MalformedRequestError extends ApiError {
+  readonly code = 'MALFORMED_REQUEST';
+  readonly statusCode = 400;
+  constructor(init?: ErrorInit) {
+    super('Malformed request', init);
+  }
+}
+
+/** RFC 9110 section 15.5.9: the request did not arrive in time (`HTTP_REQUEST_TIMEOUT_MS`). */
+export class RequestTimeoutError extends ApiError {
+  readonly code = 'REQUEST_TIMEOUT';
+  readonly statusCode = 408;
+  constructor(init?: ErrorInit) {
+    super('Request timeout', init);
+  }
+}
+
+/** RFC 6585 section 5: the header section is over Node's limit (16 KiB by default). */
+export class RequestHeaderFieldsTooLargeError extends ApiError {
+  readonly code = 'REQUEST_HEADER_FIELDS_TOO_LARGE';
+  readonly statusCode = 431;
+  constructor(init?: ErrorInit) {
+    super('Request header fields too large', init);
+  }
+}
+
 /** interface.md 4.2: unknown, expired or used verification token (docs/decisions.md #5). */
 export class InvalidTokenError extends ApiError {
   readonly code = 'INVALID_TOKEN';

@@ -23,6 +23,9 @@ for (const ErrorClass of Object.values(oauth)) {
 }
 register((init) => new api.ValidationError(init.details ?? [], init));
 register((init) => new api.MalformedBodyError(init));
+register((init) => new api.MalformedRequestError(init));
+register((init) => new api.RequestTimeoutError(init));
+register((init) => new api.RequestHeaderFieldsTooLargeError(init));
 register((init) => new api.InvalidTokenError(init));
 register((init) => new api.InvalidCsrfTokenError(init));
 register((init) => new api.UnauthorizedError(init));

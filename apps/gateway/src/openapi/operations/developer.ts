@@ -35,10 +35,10 @@ export const developerOperations: OperationDocs = {
     operationId: 'createClient',
     summary: 'Create a client',
     description:
-      'New clients start enabled and in the development environment. Confidential methods (all but `none`) get a ' +
-      'secret, returned this once.',
+      'New clients start enabled and in the development environment. The secret methods (`client_secret_basic`, ' +
+      '`client_secret_post`) get a secret, returned this once; `none` and `private_key_jwt` get none.',
     responses: {
-      201: { description: 'The client, with `clientSecret` when confidential. `Cache-Control: no-store`.' },
+      201: { description: 'The client, with `clientSecret` for a secret method. `Cache-Control: no-store`.' },
     },
     errors: { ...unauthenticated, ...invalidSettings },
   }),
@@ -68,7 +68,10 @@ export const developerOperations: OperationDocs = {
     summary: 'Replace the client secret',
     description: `The old secret stops working at once. ${idNote}`,
     responses: { 200: { description: 'The client with its new `clientSecret`. `Cache-Control: no-store`.' } },
-    errors: { ...unknownClient, 400: '`VALIDATION_ERROR`: a public client (`none`) has no secret.' },
+    errors: {
+      ...unknownClient,
+      400: '`VALIDATION_ERROR`: a `none` or `private_key_jwt` client has no secret.',
+    },
   }),
   'POST /api/clients/{id}/api-keys': op({
     operationId: 'createApiKey',
