@@ -50,4 +50,15 @@ describe('the per-client budget (docs/security.md #11)', () => {
     await second.flush();
     await expect(second.consume('client-c')).rejects.toBeInstanceOf(RateLimitedError);
   });
+
+  it('still counts requests whose flush Redis has not answered yet', async () => {
+    const replica = budget(2);
+    await replica.consume('client-d');
+    await replica.consume('client-d');
+    const flushing = replica.flush();
+    // The pipeline is on its way: the two requests are neither pending nor in the shared count.
+    await expect(replica.consume('client-d')).rejects.toBeInstanceOf(RateLimitedError);
+    await flushing;
+    await expect(replica.consume('client-d')).rejects.toBeInstanceOf(RateLimitedError);
+  });
 });

@@ -17,6 +17,9 @@ interface ClientWindow {
   shared: number;
   /** This replica's requests not yet added to Redis. */
   pending: number;
+  /** Requests of a flush Redis has not answered yet: still counted, or a request arriving
+   * while the flush waits would find them in neither `shared` nor `pending`. */
+  inFlight: number;
 }
 
 const DEFAULT_FLUSH_INTERVAL_MS = 50;
@@ -51,10 +54,10 @@ export class RedisClientRequestBudget implements ClientRequestBudget {
     const window = Math.floor(now / this.durationMs);
     let state = this.clients.get(clientId);
     if (!state || state.window !== window) {
-      state = { window, shared: 0, pending: 0 };
+      state = { window, shared: 0, pending: 0, inFlight: 0 };
       this.clients.set(clientId, state);
     }
-    if (state.shared + state.pending >= this.settings.points) {
+    if (state.shared + state.inFlight + state.pending >= this.settings.points) {
       const retryAfterMs = (window + 1) * this.durationMs - now;
       throw new RateLimitedError({
         detail: `client ${clientId} over its request budget`,
@@ -82,6 +85,7 @@ export class RedisClientRequestBudget implements ClientRequestBudget {
       }
       if (state.pending === 0) continue;
       batch.push([clientId, state, state.pending]);
+      state.inFlight += state.pending;
       state.pending = 0;
     }
     if (batch.length === 0) return;
@@ -98,6 +102,9 @@ export class RedisClientRequestBudget implements ClientRequestBudget {
       });
     } catch (error) {
       this.log.warn({ err: error }, 'client budget store unavailable; failing open');
+    } finally {
+      // Written or dropped, these requests are no longer waiting on Redis.
+      for (const [, state, count] of batch) state.inFlight -= count;
     }
   }
 }
