@@ -52,7 +52,7 @@ describe('Register (interface.md 4.2, docs/decisions.md #1, #4, #29)', () => {
     expect(job?.opts).toMatchObject({
       attempts: 100,
       backoff: { type: 'capped-exponential', delay: 1000 },
-      removeOnComplete: 1000,
+      removeOnComplete: true,
       removeOnFail: 5000,
     });
 

@@ -89,6 +89,54 @@ async function stateOf(id: string, from = queue): Promise<string> {
   return from.getJobState(id);
 }
 
+/** A completed job is removed at once (`removeOnComplete: true`, docs/mail.md). */
+async function waitUntilRemoved(id: string, from = queue, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await stateOf(id, from)) !== 'unknown') {
+    if (Date.now() > deadline) throw new Error(`job ${id} was not removed (${await stateOf(id, from)})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Every key of the queue's BullMQ prefix with its value, as one string to search. */
+async function dumpQueueKeys(redisKeyPrefix = environment.redisPrefix): Promise<string> {
+  const redis = new Redis(environment.redisUrl);
+  try {
+    const keys: string[] = [];
+    const pattern = `${mailQueuePrefix(redisKeyPrefix)}:${MAIL_QUEUE_NAME}:*`;
+    for await (const batch of redis.scanStream({ match: pattern, count: 1000 })) {
+      keys.push(...(batch as string[]));
+    }
+    const parts = await Promise.all(keys.map(async (key) => [key, await valueOf(redis, key)]));
+    return JSON.stringify(parts);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function valueOf(redis: Redis, key: string): Promise<unknown> {
+  switch (await redis.type(key)) {
+    case 'hash':
+      return redis.hgetall(key);
+    case 'string':
+      return redis.get(key);
+    case 'list':
+      return redis.lrange(key, 0, -1);
+    case 'set':
+      return redis.smembers(key);
+    case 'zset':
+      return redis.zrange(key, 0, -1);
+    case 'stream':
+      return redis.xrange(key, '-', '+');
+    default:
+      return null;
+  }
+}
+
+function tokenOf(data: VerificationEmailJob): string {
+  return new URL(data.verifyUrl).searchParams.get('token') ?? '';
+}
+
 async function counterValue(registry: Registry, name: string, labels: Record<string, string> = {}) {
   const metric = await registry.getSingleMetric(name)?.get();
   const match = metric?.values.find((value) =>
@@ -124,8 +172,7 @@ describe('mail worker', () => {
     expect(mail?.messageId).toBe(`<verification-email.${id}@authz.test>`);
     expect(mail?.text).toContain(data.verifyUrl);
     expect(mail?.html).toContain(`href="${escapeHtml(data.verifyUrl)}"`);
-    await waitForJob(id, (job) => job.finishedOn !== undefined);
-    expect(await stateOf(id)).toBe('completed');
+    await waitUntilRemoved(id);
     expect(await counterValue(app.metrics, 'mail_sent_total', { kind: VERIFICATION_EMAIL_JOB })).toBe(1);
 
     const logs = logLines.join('');
@@ -150,9 +197,7 @@ describe('mail worker', () => {
     await sink.waitUntil(() => sink.received.length === 1);
 
     expect(sink.received[0]?.text).toContain(data.verifyUrl);
-    const job = await waitForJob(id, (candidate) => candidate.finishedOn !== undefined);
-    expect(await stateOf(id)).toBe('completed');
-    expect(job.attemptsMade).toBeGreaterThanOrEqual(2);
+    await waitUntilRemoved(id);
     expect(
       await counterValue(app.metrics, 'mail_failed_total', {
         kind: VERIFICATION_EMAIL_JOB,
@@ -208,8 +253,7 @@ describe('mail worker', () => {
     await sink.waitUntil(() => sink.received.length === 1);
 
     expect(sink.received[0]?.text).toContain(data.verifyUrl);
-    await waitForJob(id, (job) => job.finishedOn !== undefined, { from: crashQueue });
-    expect(await stateOf(id, crashQueue)).toBe('completed');
+    await waitUntilRemoved(id, crashQueue);
     expect(await counterValue(second.registry, 'mail_jobs_stalled_total')).toBe(1);
   });
 
@@ -236,5 +280,55 @@ describe('mail worker', () => {
     expect(unknownJob.failedReason).toBe('unknown mail job "password-reset"');
     expect(sink.received).toHaveLength(0);
     expect(await counterValue(app.metrics, 'mail_failed_total', { outcome: 'rejected' })).toBe(1);
+    expect(rejected.data).toEqual({ to: '***', redacted: true });
+    expect(unknownJob.data).toEqual({ to: expect.stringMatching(/^u\*\*\*@example\.com$/), redacted: true });
+  });
+});
+
+describe('verification links in Redis (docs/security.md #12, finding 11)', () => {
+  it('keeps no key holding the link once the mail is sent', async () => {
+    const { sink, port } = await startSink();
+    await startApp(port);
+    const data = verificationJob();
+    const id = randomUUID();
+
+    await queue.add(VERIFICATION_EMAIL_JOB, data, mailJobOptions(id));
+    await sink.waitUntil(() => sink.received.length === 1);
+    const deadline = Date.now() + 30_000;
+    while (!['completed', 'unknown'].includes(await stateOf(id)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+
+    const dump = await dumpQueueKeys();
+    expect(dump).not.toContain(tokenOf(data));
+    expect(dump).not.toContain(data.to);
+    expect(await stateOf(id)).toBe('unknown');
+  });
+
+  it('keeps a permanently failed job, its recipient masked and without the link', async () => {
+    const app = await startApp(await spareTestPort());
+    const data = verificationJob();
+    const id = randomUUID();
+
+    await queue.add(VERIFICATION_EMAIL_JOB, data, {
+      ...mailJobOptions(id),
+      attempts: 2,
+      backoff: { type: 'capped-exponential', delay: 50 },
+    });
+    const job = await waitForJob(id, (candidate) => candidate.finishedOn !== undefined);
+
+    expect(await stateOf(id)).toBe('failed');
+    expect(job.attemptsMade).toBe(2);
+    expect(job.failedReason).toBeTruthy();
+    expect(job.data).toEqual({ to: `${data.to[0]}***@example.com`, redacted: true });
+    const dump = await dumpQueueKeys();
+    expect(dump).not.toContain(tokenOf(data));
+    expect(dump).not.toContain(data.to);
+    expect(
+      await counterValue(app.metrics, 'mail_failed_total', {
+        kind: VERIFICATION_EMAIL_JOB,
+        outcome: 'exhausted',
+      }),
+    ).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '@authz/shared/mail';
 import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
 import { maskEmail } from './mask-email.js';
+import { redactJobData } from './redact-job.js';
 import { renderVerificationEmail } from './verification-email.js';
 import { cappedExponentialBackoff } from './backoff.js';
 
@@ -39,6 +40,14 @@ export function startMailWorker(deps: MailWorkerDeps): Worker {
         cappedExponentialBackoff(attemptsMade, backoffBaseDelay(job?.opts.backoff)),
     },
   });
+  // BullMQ emits 'failed' for every failed attempt, retried or not; a job that failed for good
+  // without running the processor (the stalled limit) was not redacted there.
+  worker.on('failed', (job) => {
+    if (!job) return;
+    redactIfFailed(job).catch((error: unknown) =>
+      deps.logger.error({ jobId: job.id, err: describeError(error) }, 'mail job redaction failed'),
+    );
+  });
   worker.on('stalled', (jobId) => {
     deps.metrics.stalled.inc();
     deps.logger.warn({ jobId }, 'mail job stalled (worker lost); re-delivering');
@@ -57,6 +66,7 @@ async function processMailJob(deps: MailWorkerDeps, job: Job): Promise<void> {
   } catch (error) {
     countFailure(deps.metrics, kind, 'rejected');
     log.error({ err: describeError(error) }, 'mail job rejected');
+    await redactJobData(job);
     throw error;
   }
   const to = maskEmail(message.to);
@@ -66,10 +76,16 @@ async function processMailJob(deps: MailWorkerDeps, job: Job): Promise<void> {
     const outcome = job.attemptsMade + 1 >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retry';
     countFailure(deps.metrics, kind, outcome);
     log.warn({ to, outcome, err: describeError(error) }, 'mail send failed');
+    // Before BullMQ stores the job as failed, so the link never sits in the failed set.
+    if (outcome === 'exhausted') await redactJobData(job);
     throw error;
   }
   deps.metrics.sent.inc({ kind });
   log.info({ to }, 'mail sent');
+}
+
+async function redactIfFailed(job: Job): Promise<void> {
+  if ((await job.getState()) === 'failed') await redactJobData(job);
 }
 
 /** The message for a job; a job no retry can fix fails at once (UnrecoverableError). */

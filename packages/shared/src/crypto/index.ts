@@ -31,10 +31,17 @@ export function matchesKeyedHash(key: Buffer, candidate: string, storedHash: str
 
 const ENVELOPE_VERSION = 'v1';
 
+/**
+ * The full 128-bit GCM tag (NIST SP 800-38D 5.2.1.2). Pinned when decrypting: without it,
+ * node:crypto accepts any tag of 4 to 16 bytes, so a truncated tag would need only 2^32
+ * guesses to forge (docs/security.md #12, finding 11).
+ */
+const AUTH_TAG_BYTES = 16;
+
 /** AES-256-GCM with a random 96-bit nonce: `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
 export function encryptWithKey(key: Buffer, plaintext: Buffer, associatedData = ''): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: AUTH_TAG_BYTES });
   cipher.setAAD(Buffer.from(associatedData, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   return [ENVELOPE_VERSION, iv, cipher.getAuthTag(), ciphertext]
@@ -48,8 +55,12 @@ export function decryptWithKey(key: Buffer, envelope: string, associatedData = '
   if (version !== ENVELOPE_VERSION || !iv || !tag || ciphertext === undefined) {
     throw new Error('unrecognised encrypted envelope');
   }
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  const authTag = Buffer.from(tag, 'base64url');
+  if (authTag.length !== AUTH_TAG_BYTES) throw new Error('unrecognised encrypted envelope');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+    authTagLength: AUTH_TAG_BYTES,
+  });
   decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  decipher.setAuthTag(authTag);
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
 }

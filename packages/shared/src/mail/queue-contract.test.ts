@@ -32,7 +32,7 @@ describe('mail queue contract', () => {
       jobId: 'row-1',
       attempts: 100,
       backoff: { type: 'capped-exponential', delay: 1000 },
-      removeOnComplete: 1000,
+      removeOnComplete: true,
       removeOnFail: 5000,
     });
   });

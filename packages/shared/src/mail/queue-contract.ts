@@ -31,7 +31,9 @@ export function mailJobOptions(outboxId: string) {
     // The mailer-worker's capped-exponential strategy: 1 s doubling to 15 min, ~a day in all.
     attempts: 100,
     backoff: { type: 'capped-exponential', delay: 1000 },
-    removeOnComplete: 1000,
+    // A completed job holds a live verification link: nothing to keep (docs/mail.md). Failed
+    // jobs are kept, their data redacted by the worker.
+    removeOnComplete: true,
     removeOnFail: 5000,
   } as const;
 }
