@@ -19,8 +19,8 @@ export interface Registry {
   redis: Redis;
   log: Logger;
   secretHashKey: Buffer;
-  /** RFC 7523 section 3: the audiences a client assertion may name. */
-  assertionAudiences: readonly string[];
+  /** The one `aud` a client assertion may carry: the issuer (docs/clients.md #12). */
+  assertionAudience: string;
   /** docs/decisions.md #1: the single realm's allowed-scopes policy (docs/clients.md #3). */
   realmAllowedScopes: ReadonlySet<string>;
   /** interface.md 5: the scopes a dynamically registered client may hold, in configured order. */
@@ -46,7 +46,7 @@ export function createRegistry(
     redis: parts.redis,
     log: parts.log,
     secretHashKey: env.secretHashKey,
-    assertionAudiences: [env.issuer, `${env.issuer}/oauth/token`],
+    assertionAudience: env.issuer,
     realmAllowedScopes: new Set(env.realmAllowedScopes),
     dynamicRegistrationScopes: env.dynamicRegistrationScopes,
     registrationGrantTypes: env.enterpriseAssertionEnabled

@@ -79,6 +79,23 @@ export function describeRefreshTokenStore(name: string, store: () => RefreshToke
       expect((await store().findByHash(second.tokenHash))?.family.revokedAt).toBeInstanceOf(Date);
     });
 
+    // RFC 9700 section 4.14.2: a revocation must reach every access token of the family, also
+    // the one of a rotation racing it; otherwise that token outlives the revoked family.
+    it('reports the access token of every rotation that commits beside a revocation', async () => {
+      for (let round = 0; round < 50; round += 1) {
+        const first = token();
+        const next = token();
+        const familyId = await store().openFamily(family(), first);
+        const [rotated, live] = await Promise.all([
+          store().rotate(first.tokenHash, next, new Date()),
+          store().revokeFamily(familyId, new Date()),
+        ]);
+        const denied = live.map(({ jti }) => jti);
+        expect(denied).toContain(first.accessTokenJti);
+        if (rotated) expect(denied, `round ${round}`).toContain(next.accessTokenJti);
+      }
+    });
+
     it('revokes every family of a session and only those', async () => {
       const sessionId = randomUUID();
       const [a, b, other] = [token(), token(), token()];

@@ -122,6 +122,14 @@ describe('the authorization code flow (interface.md 4.3)', () => {
   });
 });
 
+// A public client cannot introspect: its access token is tried at the UserInfo endpoint instead.
+async function userInfoStatus(accessToken: string): Promise<number> {
+  const response = await fetch(`${flow.suite.baseUrl}/oauth/userinfo`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  return response.status;
+}
+
 describe('a code is single use (RFC 6749 4.1.2, OAuth 2.1 4.1.3)', () => {
   it('a second redemption is invalid_grant and revokes what the first one issued', async () => {
     const client = await newAppClient(flow);
@@ -139,6 +147,26 @@ describe('a code is single use (RFC 6749 4.1.2, OAuth 2.1 4.1.3)', () => {
     expect(access.body).toEqual(INACTIVE);
     const refreshed = await refresh(flow, client, tokens.body.refresh_token as string);
     expect({ status: refreshed.status, body: refreshed.body }).toEqual({ status: 400, body: INVALID_GRANT });
+  });
+
+  it('a reused code with a wrong verifier revokes nothing; a proven reuse revokes the family', async () => {
+    // RFC 7636 section 4.6 before RFC 6749 section 4.1.2: only the holder of the verifier can
+    // prove a reuse, so a leaked, redeemed code of a public client cannot revoke the user's tokens.
+    const client = await newAppClient(flow, { tokenEndpointAuthMethod: 'none' });
+    const { result, tokens } = await authorizeAndRedeem(client, await newUser(flow));
+    expect(tokens.status).toBe(200);
+
+    const guessed = await redeemCode(flow, client, result.code!, 'x'.repeat(43));
+    expect({ status: guessed.status, body: guessed.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    expect(await userInfoStatus(tokens.body.access_token as string)).toBe(200);
+    const refreshed = await refresh(flow, client, tokens.body.refresh_token as string);
+    expect(refreshed.status).toBe(200);
+
+    const proven = await redeemCode(flow, client, result.code!, result.verifier);
+    expect({ status: proven.status, body: proven.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    const revoked = await refresh(flow, client, refreshed.body.refresh_token as string);
+    expect({ status: revoked.status, body: revoked.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    expect(await userInfoStatus(refreshed.body.access_token as string)).toBe(401);
   });
 
   it('the code is bound to the PKCE verifier and to the client', async () => {

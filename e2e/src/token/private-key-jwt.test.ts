@@ -35,13 +35,16 @@ async function jwtClient(keys: Record<string, unknown>): Promise<string> {
   return created.clientId as string;
 }
 
-function assertion(clientId: string, claims: { aud?: string; expiresIn?: number; jti?: string } = {}) {
+function assertion(
+  clientId: string,
+  claims: { aud?: string | string[]; expiresIn?: number; jti?: string } = {},
+) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({})
     .setProtectedHeader({ alg: 'EdDSA', kid: 'signing-1' })
     .setIssuer(clientId)
     .setSubject(clientId)
-    .setAudience(claims.aud ?? `${context.suite.baseUrl}/oauth/token`)
+    .setAudience(claims.aud ?? context.suite.baseUrl)
     .setIssuedAt(now)
     .setExpirationTime(now + (claims.expiresIn ?? 60))
     .setJti(claims.jti ?? randomUUID())
@@ -86,8 +89,8 @@ describe('private_key_jwt with inline jwks', () => {
     expect(payload).toMatchObject({ sub: clientId, client_id: clientId, aud: clientId, scope: 'email' });
   });
 
-  it('accepts the issuer as audience and a matching body client_id', async () => {
-    const jwt = await assertion(clientId, { aud: context.suite.baseUrl });
+  it('accepts a matching body client_id', async () => {
+    const jwt = await assertion(clientId);
     const response = await requestToken(context.suite, withAssertion(jwt, [['client_id', clientId]]));
     expect(response.status).toBe(200);
   });
@@ -110,6 +113,14 @@ describe('private_key_jwt with inline jwks', () => {
     await expectInvalidClient(
       withAssertion(await assertion(clientId, { aud: `${context.suite.baseUrl}/oauth/introspect` })),
     );
+  });
+
+  // draft-ietf-oauth-rfc7523bis, updating RFC 7523 section 3: aud is the issuer alone, a string.
+  it('refuses the token endpoint URL as audience, and an array even when it names the issuer', async () => {
+    await expectInvalidClient(
+      withAssertion(await assertion(clientId, { aud: `${context.suite.baseUrl}/oauth/token` })),
+    );
+    await expectInvalidClient(withAssertion(await assertion(clientId, { aud: [context.suite.baseUrl] })));
   });
 
   it('refuses a body client_id naming another client and an unknown assertion type', async () => {

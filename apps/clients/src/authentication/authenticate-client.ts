@@ -13,7 +13,7 @@ import { verifyClientAssertion } from './verify-client-assertion.js';
 
 export type AuthenticationDeps = Pick<
   Registry,
-  'clients' | 'apiKeys' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudiences'
+  'clients' | 'apiKeys' | 'redis' | 'secretHashKey' | 'cimd' | 'keySets' | 'assertionAudience'
 >;
 
 export type { PresentedCredentials } from './presented-credentials.js';

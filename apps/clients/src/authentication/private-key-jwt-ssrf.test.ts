@@ -40,7 +40,7 @@ it('refuses a jwks_uri that resolves to a loopback address without connecting to
     .setProtectedHeader({ alg: 'EdDSA', kid: 'k' })
     .setIssuer(clientId)
     .setSubject(clientId)
-    .setAudience('https://issuer.test/oauth/token')
+    .setAudience('https://issuer.test')
     .setExpirationTime('1m')
     .setJti(randomUUID())
     .sign(privateKey);

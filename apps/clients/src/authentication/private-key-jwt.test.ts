@@ -60,7 +60,7 @@ async function assertion(clientId: string, options: AssertionOptions = {}): Prom
     .setProtectedHeader({ alg: 'EdDSA', kid: signer.jwk.kid! })
     .setIssuer(options.iss ?? clientId)
     .setSubject(options.sub ?? clientId)
-    .setAudience(options.aud ?? TOKEN_ENDPOINT)
+    .setAudience(options.aud ?? ISSUER)
     .setIssuedAt(now)
     .setExpirationTime(now + (options.expiresIn ?? 60));
   if (options.jti !== null) jwt.setJti(options.jti ?? randomUUID());
@@ -91,7 +91,7 @@ describe('private_key_jwt with registered jwks', () => {
     clientId = await createJwtClient({ jwks: { keys: [key.jwk] } });
   });
 
-  it('accepts an assertion for the token endpoint or the issuer, with or without a body client_id', async () => {
+  it('accepts an assertion whose aud is the issuer, with or without a body client_id', async () => {
     const { client } = await authenticate(await assertion(clientId));
     expect(client).toMatchObject({
       clientId,
@@ -99,7 +99,15 @@ describe('private_key_jwt with registered jwks', () => {
       source: 'pre_registered',
     });
     await authenticate(await assertion(clientId, { aud: ISSUER }), { bodyClientId: clientId });
-    await authenticate(await assertion(clientId, { aud: ['https://elsewhere.test', TOKEN_ENDPOINT] }));
+  });
+
+  // draft-ietf-oauth-rfc7523bis, updating RFC 7523 section 3: aud is the issuer alone, a string.
+  it('refuses the token endpoint URL as audience, and any array, even one naming the issuer', async () => {
+    await expectRejected(authenticate(await assertion(clientId, { aud: TOKEN_ENDPOINT })));
+    await expectRejected(authenticate(await assertion(clientId, { aud: [ISSUER] })));
+    await expectRejected(
+      authenticate(await assertion(clientId, { aud: ['https://elsewhere.test', ISSUER] })),
+    );
   });
 
   it('refuses a replayed jti, even inside its lifetime', async () => {
@@ -133,7 +141,7 @@ describe('private_key_jwt with registered jwks', () => {
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuer(clientId)
       .setSubject(clientId)
-      .setAudience(TOKEN_ENDPOINT)
+      .setAudience(ISSUER)
       .setExpirationTime('1m')
       .sign(secret);
     await expectRejected(authenticate(hmac));

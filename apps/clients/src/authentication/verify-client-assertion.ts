@@ -5,7 +5,7 @@ import type { AuthenticatableClient } from './authenticatable-client.js';
 import { claimAssertionJti } from './assertion-replay.js';
 import { rejected } from './presented-credentials.js';
 
-export type AssertionDeps = Pick<Registry, 'redis' | 'keySets' | 'assertionAudiences'>;
+export type AssertionDeps = Pick<Registry, 'redis' | 'keySets' | 'assertionAudience'>;
 
 /** Accepted clock skew between the client and this server. */
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -14,9 +14,9 @@ const MAX_ASSERTION_LIFETIME_SECONDS = 300;
 
 /**
  * RFC 7523 section 3 (with RFC 7521 section 5.2): the assertion is signed by one of the
- * client's registered keys with an asymmetric algorithm; iss = sub = client_id; aud names this
- * issuer or its token endpoint; exp is present, not past and at most five minutes ahead; a
- * jti is present and used once. Any failure is the bare invalid_client (docs/decisions.md #21).
+ * client's registered keys with an asymmetric algorithm; iss = sub = client_id; aud is this
+ * issuer; exp is present, not past and at most five minutes ahead; a jti is present and used
+ * once. Any failure is the bare invalid_client (docs/decisions.md #21).
  */
 export async function verifyClientAssertion(
   deps: AssertionDeps,
@@ -31,7 +31,6 @@ export async function verifyClientAssertion(
     ({ payload } = await jwtVerify(assertion, keySet, {
       issuer: client.clientId,
       subject: client.clientId,
-      audience: [...deps.assertionAudiences],
       algorithms: [...CLIENT_ASSERTION_SIGNING_ALGORITHMS],
       requiredClaims: ['exp', 'jti'],
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
@@ -40,6 +39,9 @@ export async function verifyClientAssertion(
   } catch (error) {
     throw rejected(`client_assertion rejected: ${(error as Error).message}`);
   }
+  // draft-ietf-oauth-rfc7523bis, updating RFC 7523 section 3: the issuer alone, as a string.
+  // An endpoint URL or an array would accept an assertion made for another server's use.
+  if (payload.aud !== deps.assertionAudience) throw rejected('client_assertion aud is not the issuer');
   const nowSeconds = Math.floor(now / 1000);
   const exp = payload.exp!;
   if (exp - nowSeconds > MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS) {

@@ -150,7 +150,7 @@ describe('CIMD resolution', () => {
       .setProtectedHeader({ alg: 'EdDSA', kid: 'doc-key' })
       .setIssuer(clientId)
       .setSubject(clientId)
-      .setAudience('http://localhost:3000/oauth/token')
+      .setAudience('http://localhost:3000')
       .setExpirationTime('1m')
       .setJti(randomUUID())
       .sign(privateKey);

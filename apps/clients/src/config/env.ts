@@ -22,7 +22,7 @@ const settingsSchema = z.object({
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
   /** interface.md 5: the cap on the scopes of dynamically registered clients (docs/clients.md #9). */
   DEFAULT_DYNAMIC_REGISTRATION_SCOPES: envScopeList('openid profile email'),
-  /** RFC 7523 section 3: a client assertion's aud must name the issuer or its token endpoint. */
+  /** draft-ietf-oauth-rfc7523bis: a client assertion's aud must be the issuer, as a string. */
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
   /** Client ID metadata documents: https URLs as client_id (docs/clients.md "CIMD"). */
   CIMD_ENABLED: envBoolean(false),

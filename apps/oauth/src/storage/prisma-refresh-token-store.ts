@@ -50,6 +50,14 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
 
   rotate(tokenHash: string, next: NewRefreshToken, now: Date): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
+      // The family row first, as revocation locks it too (docs/tokens.md #11): a revocation
+      // either waits for this rotation and then reports its access token, or commits first
+      // and the UPDATE below, a new snapshot, sees the family revoked.
+      await tx.$queryRaw`
+        SELECT f.id FROM "oauth"."refresh_token_families" f
+        JOIN "oauth"."refresh_tokens" t ON t.family_id = f.id
+        WHERE t.token_hash = ${tokenHash}
+        FOR UPDATE OF f`;
       // One conditional UPDATE: Postgres re-checks `rotated_at IS NULL` after a concurrent
       // writer commits, so only one of two racing rotations matches the row.
       const [rotated] = await tx.refreshToken.updateManyAndReturn({
@@ -84,13 +92,18 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
     where: { id: string } | { sessionId: string } | { consentId: string },
     now: Date,
   ): Promise<LiveAccessToken[]> {
-    await this.prisma.refreshTokenFamily.updateMany({
-      where: { ...where, revokedAt: null },
-      data: { revokedAt: now },
-    });
-    const live = await this.prisma.refreshToken.findMany({
-      where: { family: where, accessTokenExpiresAt: { gt: now } },
-      select: { accessTokenJti: true, accessTokenExpiresAt: true },
+    // One transaction: the UPDATE holds the family rows until the tokens are read, so a
+    // rotation (which locks its family first) cannot add a token in between (RFC 9700
+    // section 4.14.2: the whole family's access tokens are denied).
+    const live = await this.prisma.$transaction(async (tx) => {
+      await tx.refreshTokenFamily.updateMany({
+        where: { ...where, revokedAt: null },
+        data: { revokedAt: now },
+      });
+      return tx.refreshToken.findMany({
+        where: { family: where, accessTokenExpiresAt: { gt: now } },
+        select: { accessTokenJti: true, accessTokenExpiresAt: true },
+      });
     });
     return live.map((token) => ({
       jti: token.accessTokenJti,

@@ -130,8 +130,8 @@ const assertionFields = {
   client_assertion: {
     type: 'string',
     description:
-      "A JWT signed with one of the client's registered keys (`jwks` or `jwks_uri`), audience this issuer or its " +
-      'token endpoint; each assertion is accepted once.',
+      "A JWT signed with one of the client's registered keys (`jwks` or `jwks_uri`), `aud` this issuer as a " +
+      'single string (not the token endpoint, not an array); each assertion is accepted once.',
   },
 };
 

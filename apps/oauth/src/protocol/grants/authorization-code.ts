@@ -23,13 +23,15 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   const now = new Date();
   const code = await findCode(deps, parameters);
   checkClientBinding(code, client);
+  // RFC 7636 section 4.6 before RFC 6749 section 4.1.2: only the verifier's holder proves a
+  // reuse, so a leaked, redeemed code alone cannot revoke what it issued (docs/authorization.md #12).
+  checkPkceVerifier(parameters.get('code_verifier'), code.codeChallenge);
   if (code.redeemedAt) {
     await revokeReusedCode(deps, code, now);
     throw invalidGrant('authorization code used again');
   }
   checkUsable(code, now);
   checkRedirectUri(code, client, parameters.get('redirect_uri'));
-  checkPkceVerifier(parameters.get('code_verifier'), code.codeChallenge);
   const audience = checkAuthorizedResource(client, code.resources, parameters.getAll('resource'));
   const user = await codeUser(deps, code);
   // The atomic step: of concurrent redemptions exactly one gets here; the others are reuse.
