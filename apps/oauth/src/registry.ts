@@ -38,6 +38,8 @@ export interface TokenConfig {
   refreshTokenTtlSeconds: number;
   authorizationCodeTtlSeconds: number;
   secretHashKey: Buffer;
+  /** ENTERPRISE_ID_JAG_AUDIENCES: the only targets an ID-JAG is issued for. */
+  idJagAudiences: readonly string[];
 }
 
 /** Everything the protocol logic may use; each feature picks what it needs (docs/conventions.md #6). */
@@ -89,6 +91,7 @@ export function createRegistry(
       refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
       authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
       secretHashKey: env.secretHashKey,
+      idJagAudiences: env.enterprise.idJagAudiences,
     },
     keys: parts.keys,
     refreshTokens: new PrismaRefreshTokenStore(prisma),

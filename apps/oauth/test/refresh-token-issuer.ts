@@ -45,6 +45,7 @@ export class RefreshTokenIssuer {
       refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
       authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
       secretHashKey: env.secretHashKey,
+      idJagAudiences: env.enterprise.idJagAudiences,
     };
   }
 

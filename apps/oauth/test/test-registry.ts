@@ -38,6 +38,7 @@ export function openTestRegistry(
       refreshTokenTtlSeconds: env.refreshTokenTtlSeconds,
       authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
       secretHashKey: env.secretHashKey,
+      idJagAudiences: env.enterprise.idJagAudiences,
     },
     keys,
     refreshTokens: new PrismaRefreshTokenStore(prisma),

@@ -11,6 +11,7 @@ import {
   type JWTPayload,
 } from 'jose';
 import pg from 'pg';
+import { spareTestPort } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authorizedTokens,
@@ -47,15 +48,26 @@ import {
 // docs/enterprise-assertions.md): `idp` issues by token exchange, `rs` trusts idp through
 // ENTERPRISE_TRUSTED_ISSUERS_FILE (its jwks_uri on loopback http, CIMD_ALLOW_INSECURE_LOOPBACK)
 // and redeems with the jwt-bearer grant. A third issuer, `partner`, is trusted by inline keys
-// the test holds, so it can sign the assertions no honest issuer would.
+// the test holds, so it can sign the assertions no honest issuer would. idp issues only for the
+// targets of its ENTERPRISE_ID_JAG_AUDIENCES, which names rs before rs starts: rs's port is
+// chosen first.
 const SCOPES = 'openid profile email offline_access calendar:read calendar:write';
 const scopes = { DEFAULT_REALM_ALLOWED_SCOPES: SCOPES, DEFAULT_DYNAMIC_REGISTRATION_SCOPES: SCOPES };
 const PARTNER = 'https://partner-idp.example';
 const API = 'https://api.example/calendar';
+const OTHER_AS = 'https://other-as.example';
 const trustDirectory = mkdtempSync(join(tmpdir(), 'trusted-issuers-'));
 const trustFile = join(trustDirectory, 'trusted-issuers.json');
+const rsPort = await spareTestPort();
 
-const idp = useCodeFlow({}, { ...scopes, ENTERPRISE_ASSERTION_ENABLED: 'true' });
+const idp = useCodeFlow(
+  {},
+  {
+    ...scopes,
+    ENTERPRISE_ASSERTION_ENABLED: 'true',
+    ENTERPRISE_ID_JAG_AUDIENCES: `http://127.0.0.1:${rsPort} ${OTHER_AS}`,
+  },
+);
 let partnerKey: CryptoKey;
 // Between the two suites' start-ups: rs reads the file when it starts.
 beforeAll(async () => {
@@ -78,6 +90,7 @@ const rs = useCodeFlow(
     ENTERPRISE_TRUSTED_ISSUERS_FILE: trustFile,
     CIMD_ALLOW_INSECURE_LOOPBACK: 'true',
   },
+  { port: rsPort },
 );
 afterAll(() => rmSync(trustDirectory, { recursive: true, force: true }));
 
@@ -247,23 +260,14 @@ describe('ID-JAG round trip between two authorization servers', () => {
     expect(metricValue(metrics, 'tokens_issued_total', { type: 'id-jag', grant: TOKEN_EXCHANGE })).toBe(1);
   });
 
-  it("keeps an agent's act through the ID-JAG into the other server's token", async () => {
-    const agent = await registerAgent(idp.suite, { scope: 'calendar:read' });
-    const agentAtRs = await registerAtRs(agent.clientId, { scope: 'calendar:read' });
-    const delegated = await exchange(idp.suite, agent, aliceToken, [['scope', 'calendar:read']]);
-    const assertion = await requestIdJag(agent, delegated.body.access_token as string, [
-      ['scope', 'calendar:read'],
-    ]);
-    expect(assertion.status).toBe(200);
-    expect(claimsOf(assertion.body.access_token).act).toEqual({ sub: agent.clientId });
-
-    const redeemed = await redeem(agentAtRs, assertion.body.access_token as string);
+  it("keeps an assertion's act, with its issuer, in the other server's token", async () => {
+    const redeemed = await redeem(appAtRs, await partnerAssertion({ act: { sub: 'partner-agent' } }));
     expect(redeemed.status).toBe(200);
-    const act = { sub: agent.clientId, iss: idp.suite.baseUrl };
+    const act = { sub: 'partner-agent', iss: PARTNER };
     expect(claimsOf(redeemed.body.access_token).act).toEqual(act);
-    expect((await introspectAs(rs.suite, agentAtRs, redeemed.body.access_token as string)).act).toEqual(act);
+    expect((await introspectAs(rs.suite, appAtRs, redeemed.body.access_token as string)).act).toEqual(act);
     const events = await auditEvents(rs.suite.oauthEnv.DATABASE_URL!, 'id_jag_accepted');
-    expect(events.at(-1)).toMatchObject({ details: { actorChain: [agent.clientId] } });
+    expect(events.at(-1)).toMatchObject({ details: { actorChain: ['partner-agent'] } });
   });
 
   it('redeems an assertion of an issuer trusted by inline keys', async () => {
@@ -302,7 +306,7 @@ describe('the receiver refuses (invalid_grant, nothing said)', () => {
   it('a wrong aud', async () => {
     const elsewhere = await exchange(idp.suite, app, aliceToken, [
       ['requested_token_type', ID_JAG_TYPE],
-      ['audience', 'https://other-as.example'],
+      ['audience', OTHER_AS],
     ]);
     expect(elsewhere.status).toBe(200);
     await refused(elsewhere.body.access_token as string);
@@ -348,7 +352,7 @@ describe('the receiver refuses (invalid_grant, nothing said)', () => {
 
 describe('the issuer refuses', () => {
   it('a request without exactly one audience', async () => {
-    for (const audiences of [[], [rs.suite.baseUrl, 'https://other-as.example']]) {
+    for (const audiences of [[], [rs.suite.baseUrl, OTHER_AS]]) {
       const response = await exchange(idp.suite, app, aliceToken, [
         ['requested_token_type', ID_JAG_TYPE],
         ...audiences.map((audience): [string, string] => ['audience', audience]),
@@ -358,6 +362,38 @@ describe('the issuer refuses', () => {
         body: describedError('invalid_request', 'Exactly one audience (the target issuer) is required'),
       });
     }
+  });
+
+  it('an audience the operator does not list in ENTERPRISE_ID_JAG_AUDIENCES', async () => {
+    const response = await exchange(idp.suite, app, aliceToken, [
+      ['requested_token_type', ID_JAG_TYPE],
+      ['audience', 'https://victim-as.example'],
+    ]);
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: describedError('invalid_target', 'The audience is not an allowed target authorization server'),
+    });
+    // A listed target still works for the same client and token.
+    expect((await requestIdJag(app, aliceToken)).status).toBe(200);
+  });
+
+  it("a delegated token: an agent's exchange is not laundered into an ID-JAG", async () => {
+    // Anyone holding alice's token registers an agent openly and exchanges the token for one
+    // naming the agent as client_id and actor (docs/agents.md).
+    const agent = await registerAgent(idp.suite, { scope: 'calendar:read' });
+    const delegated = await exchange(idp.suite, agent, aliceToken, [['scope', 'calendar:read']]);
+    expect(delegated.status).toBe(200);
+    expect(claimsOf(delegated.body.access_token)).toMatchObject({
+      client_id: agent.clientId,
+      act: { sub: agent.clientId },
+    });
+    const laundered = await requestIdJag(agent, delegated.body.access_token as string, [
+      ['scope', 'calendar:read'],
+    ]);
+    expect({ status: laundered.status, body: laundered.body }).toEqual({
+      status: 400,
+      body: describedError('invalid_request', 'A delegated subject token may not be exchanged for an ID-JAG'),
+    });
   });
 
   it('a subject token issued to another client, or a scope it was not granted', async () => {

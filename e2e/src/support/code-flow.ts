@@ -39,7 +39,7 @@ export interface CodeFlowContext {
 export function useCodeFlow(
   gatewayEnv: Record<string, string> = {},
   serviceEnv: Record<string, string> = {},
-  suiteOptions: Pick<UseSuiteOptions, 'logger'> = {},
+  suiteOptions: Pick<UseSuiteOptions, 'logger' | 'port'> = {},
 ): CodeFlowContext {
   const context = useSuite({
     ...suiteOptions,

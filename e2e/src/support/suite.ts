@@ -32,6 +32,11 @@ export interface SuiteOptions {
    * (docs/decisions.md #26); the caller starts them with `oauthEnv`, before or after the suite.
    */
   extraOAuthAddresses?: string[];
+  /**
+   * The gateway's port, chosen by the caller when another suite's settings must name this
+   * one's issuer before it starts (two servers trusting each other); no retry on another port.
+   */
+  port?: number;
 }
 
 export interface Suite {
@@ -56,6 +61,7 @@ export interface Suite {
  * starts again on another port.
  */
 export async function startSuite(options: SuiteOptions): Promise<Suite> {
+  if (options.port !== undefined) return startSuiteOn(options.port, options);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startSuiteOn(await spareTestPort(), options);

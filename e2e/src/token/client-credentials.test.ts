@@ -177,6 +177,58 @@ describe('resource indicators (RFC 8707, docs/decisions.md #9)', () => {
   });
 });
 
+describe('self-registered clients name no resource (docs/decisions.md #9, docs/security.md #12)', () => {
+  // Open registration (RFC 7591) needs no account: its client may hold client_credentials, but
+  // may not have this server sign a token whose aud is someone else's API.
+  async function registered() {
+    const response = await call<{ client_id: string; client_secret: string }>(
+      developers.suite,
+      'POST',
+      '/oauth/register',
+      {
+        body: {
+          grant_types: ['client_credentials'],
+          response_types: [],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      },
+    );
+    expect(response.status).toBe(201);
+    const { client_id: clientId, client_secret: clientSecret } = response.body;
+    return { clientId, basic: basicAuth(clientId, clientSecret) };
+  }
+
+  it('a dynamically registered client naming a resource is invalid_target', async () => {
+    const client = await registered();
+    const response = await token([['resource', 'https://victim.example/api']], client.basic);
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: {
+        error: 'invalid_target',
+        error_description: 'A self-registered client may not name a resource',
+        code: 'INVALID_TARGET',
+        statusCode: 400,
+      },
+    });
+  });
+
+  it('without a resource its token is for itself', async () => {
+    const client = await registered();
+    const response = await token([], client.basic);
+    expect(response.status).toBe(200);
+    const { payload } = await verifyAtJwks(developers.suite, response.body.access_token as string);
+    expect(payload).toMatchObject({ sub: client.clientId, client_id: client.clientId, aud: client.clientId });
+  });
+
+  it("a developer's client still names the resource", async () => {
+    const client = await machine();
+    const response = await token([['resource', 'https://victim.example/api']], client.basic);
+    expect(response.status).toBe(200);
+    const { payload } = await verifyAtJwks(developers.suite, response.body.access_token as string);
+    expect(payload.aud).toBe('https://victim.example/api');
+  });
+});
+
 describe('API keys in place of the secret (docs/decisions.md #14, #15)', () => {
   it('work for client_credentials only, and never once revoked', async () => {
     const client = await machine();

@@ -6,6 +6,7 @@ import {
   envIssuer,
   envPositiveInt,
   envRedisUrl,
+  envUrl,
   envScopeList,
   EnvironmentError,
   loadEnvParts,
@@ -60,6 +61,16 @@ const settingsSchema = z.object({
   ENTERPRISE_ASSERTION_ENABLED: envBoolean(false),
   /** JSON list of `{ issuer, jwks_uri or jwks }` whose ID-JAGs the jwt-bearer grant accepts. */
   ENTERPRISE_TRUSTED_ISSUERS_FILE: z.string().optional(),
+  /**
+   * Issuer identifiers of the target authorization servers an ID-JAG may be addressed to,
+   * space-separated; none by default, so issuing needs the operator's list
+   * (docs/enterprise-assertions.md #2).
+   */
+  ENTERPRISE_ID_JAG_AUDIENCES: z
+    .string()
+    .default('')
+    .transform((value) => value.split(/\s+/).filter(Boolean))
+    .pipe(z.array(envUrl(['http', 'https']))),
   /** Test-only: trusted issuers' loopback http jwks_uri, fetched from loopback addresses. */
   CIMD_ALLOW_INSECURE_LOOPBACK: envBoolean(false),
 });
@@ -102,6 +113,7 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
         settings.CIMD_ALLOW_INSECURE_LOOPBACK,
       ),
       allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
+      idJagAudiences: settings.ENTERPRISE_ID_JAG_AUDIENCES,
     },
     services,
   };

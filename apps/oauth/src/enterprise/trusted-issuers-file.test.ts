@@ -87,6 +87,21 @@ describe('ENTERPRISE_TRUSTED_ISSUERS_FILE', () => {
       enabled: true,
       trustedIssuers: [{ issuer: 'https://idp.example', jwks: { keys: [publicKey] } }],
       allowInsecureLoopback: false,
+      idJagAudiences: [],
     });
+  });
+});
+
+describe('ENTERPRISE_ID_JAG_AUDIENCES (docs/enterprise-assertions.md #2)', () => {
+  it('allows no target by default, lists the issuers given, refuses what is not a URL', () => {
+    const env = { ...serviceTestEnv(environment), ENTERPRISE_ASSERTION_ENABLED: 'true' };
+    expect(loadOAuthEnv(env).enterprise.idJagAudiences).toEqual([]);
+    expect(
+      loadOAuthEnv({ ...env, ENTERPRISE_ID_JAG_AUDIENCES: ' https://as.example  https://b.example/tenant ' })
+        .enterprise.idJagAudiences,
+    ).toEqual(['https://as.example', 'https://b.example/tenant']);
+    expect(() => loadOAuthEnv({ ...env, ENTERPRISE_ID_JAG_AUDIENCES: 'as.example' })).toThrow(
+      /ENTERPRISE_ID_JAG_AUDIENCES/,
+    );
   });
 });

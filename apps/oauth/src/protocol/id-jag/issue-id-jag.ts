@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRequestError, InvalidTargetError, UnauthorizedClientError } from '@authz/shared/errors';
 import { signCompactJws } from '../../keys/compact-jws.js';
-import { actorChain } from '../delegation/actor.js';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { GrantRequest } from '../grants/grant.js';
 import type { Registry } from '../../registry.js';
@@ -14,12 +13,14 @@ import { mostTrustedEmail } from '../userinfo/userinfo.js';
 import { ID_JAG_TTL_SECONDS, ID_JAG_TYP } from './id-jag.js';
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
+type Config = Pick<Registry['config'], 'idJagAudiences'>;
 
 /**
  * draft-ietf-oauth-identity-assertion-authz-grant section 4.3 as docs/decisions.md #13 narrows it:
  * a confidential client holding the token-exchange grant trades a user access token that was
- * issued to it for a signed ID-JAG addressed to one other authorization server. The response
- * is RFC 8693's: the ID-JAG as access_token, token_type N_A, no refresh token.
+ * issued to it, and not delegated, for a signed ID-JAG addressed to one authorization server the
+ * operator allows (ENTERPRISE_ID_JAG_AUDIENCES). The response is RFC 8693's: the ID-JAG as
+ * access_token, token_type N_A, no refresh token.
  */
 export async function issueIdJag(
   deps: Deps,
@@ -33,7 +34,8 @@ export async function issueIdJag(
       detail: `subject client ${subject.claims.clientId}`,
     });
   }
-  const audience = targetAuthorizationServer(parameters.getAll('audience'));
+  checkUndelegated(subject);
+  const audience = targetAuthorizationServer(deps.config, parameters.getAll('audience'));
   const resources = checkResources(parameters.getAll('resource'));
   // The user consented to these scopes for this client; the assertion carries no more.
   const scope = narrowScope(parameters.get('scope'), subject.scope, subject.scope);
@@ -46,8 +48,6 @@ export async function issueIdJag(
     ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
     ...(resources.length > 0 ? { resource: resources.length === 1 ? resources[0] : resources } : {}),
     ...emailClaims(subject),
-    // Never dropped: a delegated subject's actors stay named (docs/agents.md #7).
-    ...(subject.act ? { act: subject.act } : {}),
     iss: deps.config.issuer,
     sub: subject.user.id,
     aud: audience,
@@ -60,7 +60,8 @@ export async function issueIdJag(
     type: 'id_jag_issued',
     userId: subject.user.id,
     clientId: client.clientId,
-    actorChain: actorChain(subject.act),
+    // checkUndelegated: the user alone, no actor.
+    actorChain: [],
     origin,
     details: { audience, jti, subjectJti: subject.claims.jti },
   });
@@ -81,14 +82,35 @@ function checkConfidential(client: AuthenticatedClient): void {
   }
 }
 
-// Draft section 4.3: audience is REQUIRED and names the target authorization server's issuer.
-function targetAuthorizationServer(audiences: readonly string[]): string {
+// docs/enterprise-assertions.md #3: an agent's exchanged token carries the agent as client_id
+// and `act`; any registered client may be an agent, so taking it would let whoever holds a
+// user's token obtain an assertion in the user's name. RFC 8693 section 2.2.2: an unacceptable
+// subject_token is invalid_request.
+function checkUndelegated(subject: SubjectToken): void {
+  if (subject.act) {
+    throw new InvalidRequestError({
+      message: 'A delegated subject token may not be exchanged for an ID-JAG',
+      detail: `subject jti ${subject.claims.jti}`,
+    });
+  }
+}
+
+// Draft section 4.3: audience is REQUIRED and names the target authorization server's issuer;
+// RFC 8693 section 2.2.2: a target the server will not issue for is invalid_target. Only the
+// operator's ENTERPRISE_ID_JAG_AUDIENCES qualify (docs/enterprise-assertions.md #2).
+function targetAuthorizationServer(config: Config, audiences: readonly string[]): string {
   if (audiences.length !== 1) {
     throw new InvalidRequestError({ message: 'Exactly one audience (the target issuer) is required' });
   }
   const audience = audiences[0]!;
   if (!isAbsoluteUriWithoutFragment(audience)) {
     throw new InvalidTargetError({ message: 'audience must be an absolute URI without a fragment' });
+  }
+  if (!config.idJagAudiences.includes(audience)) {
+    throw new InvalidTargetError({
+      message: 'The audience is not an allowed target authorization server',
+      detail: `audience ${audience}`,
+    });
   }
   return audience;
 }
