@@ -14,6 +14,7 @@ import type { AuthorizationRequest } from './authorization-request.js';
 import { findBrowserSession, isLoginNeeded } from './browser-session.js';
 import { checkRedirectUri, type CheckedRedirectUri } from './check-redirect-uri.js';
 import { continueAuthorization } from './continue-authorization.js';
+import { mayRedirectErrors } from './may-redirect-errors.js';
 import { resolveClient } from './resolve-client.js';
 import { redirectTargetOf, validateAuthorizationRequest } from './validate-authorization-request.js';
 
@@ -39,7 +40,8 @@ export type AuthorizeDeps = Pick<
 /**
  * interface.md 4.3 GET/POST /oauth/authorize (RFC 6749 section 4.1.1, OIDC Core 3.1.2): the client
  * and redirect URI are trusted first, and until then every failure is an error page; after
- * that failures go back to the client. Then sign-in, consent, and the code (docs/authorization.md).
+ * that failures go back to the client, unless nobody vouches for it (RFC 9700 section 4.11.2).
+ * Then sign-in, consent, and the code (docs/authorization.md).
  */
 export async function authorize(
   deps: AuthorizeDeps,
@@ -58,6 +60,7 @@ export async function authorize(
     return await authorizeTrusted(deps, trusted.client, trusted.redirect, parameters, request.sessionToken);
   } catch (error) {
     if (error instanceof OAuthError) {
+      if (!mayRedirectErrors(trusted.client)) return errorPage(error);
       return redirectErrorToClient(deps.config.issuer, redirectTargetOf(trusted.redirect, parameters), error);
     }
     throw error;
