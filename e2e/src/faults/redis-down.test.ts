@@ -43,7 +43,9 @@ it(
     const issued = await token();
     expect(issued.status).toBe(200);
     const accessToken = issued.body.access_token as string;
-    // A second client, whose budget the load below leaves untouched.
+    // A second client, whose budget the load below leaves untouched: the first one's may still
+    // be spent after the outage, or not, as counts that could not reach Redis are dropped
+    // (fail open, docs/decisions.md #23).
     const other = await machineClient(suite);
     const otherIssued = await clientCredentialsToken(suite, other.headers);
     expect(otherIssued.status).toBe(200);
@@ -94,14 +96,11 @@ it(
     expect((await introspect(suite, [['token', otherToken]], other.headers)).body).toMatchObject({
       active: true,
     });
-    // The first client spent its budget before the outage: oauth remembers that for the rest
-    // of the window although the restarted Redis lost its counters.
-    expect((await introspect(suite, [['token', accessToken]], headers)).status).toBe(429);
     expect(
       (await getJson(`${suite.baseUrl}/api/clients/`, { authorization: `Bearer ${developer.token}` })).status,
     ).toBe(200);
-    // And the budget is enforced again: the second client, counted from the restarted Redis's
-    // empty counters plus what it spent before, meets it within one budget.
+    // And the budget is enforced again: the second client's requests since the recovery are
+    // counted, so it meets the budget within one budget's worth.
     const afterRecovery = countStatuses(
       await runLoad(BUDGET, 1, () => clientCredentialsToken(suite, other.headers)),
     );
