@@ -4,6 +4,7 @@ import { consentOperations } from './consents.js';
 import { developerOperations } from './developer.js';
 import { discoveryOperations } from './discovery.js';
 import { oauthOperations } from './oauth.js';
+import { registrationOperations } from './registration.js';
 import { systemOperations } from './system.js';
 import { walletOperations } from './wallet.js';
 
@@ -13,6 +14,7 @@ export const operations: OperationDocs = {
   ...discoveryOperations,
   ...accountOperations,
   ...oauthOperations,
+  ...registrationOperations,
   ...developerOperations,
   ...consentOperations,
   ...walletOperations,
