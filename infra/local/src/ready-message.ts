@@ -5,9 +5,7 @@ import type { LauncherConfig } from './config.js';
  * document, where mail goes, and the walkthrough to follow next. The first line stays the one
  * scripts and tests wait for ("Authorization server listening on <url>").
  */
-export function readyMessage(
-  config: Pick<LauncherConfig, 'host' | 'port' | 'issuer' | 'smtpUrl'>,
-): string {
+export function readyMessage(config: Pick<LauncherConfig, 'host' | 'port' | 'issuer' | 'smtpUrl'>): string {
   const issuer = config.issuer.replace(/\/+$/, '');
   const mail = config.smtpUrl
     ? `sent through SMTP_URL (${redactUserInfo(config.smtpUrl)})`
