@@ -62,7 +62,9 @@ function run(env: Record<string, string>) {
 describe('getting started: from a new account to a signed-in relying party', () => {
   it('registers, verifies, creates a client and signs in through examples/sign-in.mjs', async () => {
     const { suite } = context;
-    const registered = await call<{ id: string }>(suite, 'POST', '/auth/register', { body: { email, password } });
+    const registered = await call<{ id: string }>(suite, 'POST', '/auth/register', {
+      body: { email, password },
+    });
     expect(registered.status).toBe(201);
 
     const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email));
@@ -72,7 +74,9 @@ describe('getting started: from a new account to a signed-in relying party', () 
     expect(verified.status).toBe(200);
     expect(verified.body).toEqual({ message: 'Email verified', email });
 
-    const login = await call<{ access_token: string }>(suite, 'POST', '/auth/login', { body: { email, password } });
+    const login = await call<{ access_token: string }>(suite, 'POST', '/auth/login', {
+      body: { email, password },
+    });
     expect(login.status).toBe(200);
     const port = await freePort();
     const created = await call<{ clientId: string; clientSecret: string }>(suite, 'POST', '/api/clients/', {
@@ -93,7 +97,9 @@ describe('getting started: from a new account to a signed-in relying party', () 
       PORT: String(port),
     });
     example = running.child;
-    const [, authorizationUrl] = await running.waitFor(/Open this address in a browser and sign in:\n\n {2}(\S+)\n/);
+    const [, authorizationUrl] = await running.waitFor(
+      /Open this address in a browser and sign in:\n\n {2}(\S+)\n/,
+    );
     expect(authorizationUrl.startsWith(`${suite.baseUrl}/oauth/authorize?`)).toBe(true);
 
     const page = await (await browser.newContext()).newPage();
@@ -103,7 +109,9 @@ describe('getting started: from a new account to a signed-in relying party', () 
     await page.click('form [type=submit]');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`http://127.0.0.1:${port}/callback?**`);
-    expect(await page.textContent('body'), running.output()).toBe(`Signed in as ${email}. You can close this tab.\n`);
+    expect(await page.textContent('body'), running.output()).toBe(
+      `Signed in as ${email}. You can close this tab.\n`,
+    );
 
     const [, claimsJson] = await running.waitFor(/Signed in\. ID token claims:\n(\{[\s\S]*\n\})\n/);
     expect(JSON.parse(claimsJson!)).toMatchObject({

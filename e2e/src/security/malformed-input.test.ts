@@ -80,12 +80,15 @@ describe('U+0000 in forms and queries (oauth/form-body.ts, http/query-fields.ts)
 
 describe('non-form bodies at the form-only routes (formsOnly in oauth/form-body.ts)', () => {
   it.each(['/oauth/token', '/oauth/introspect', '/oauth/revoke', '/oauth/authorize', '/oauth/userinfo'])(
-    'a JSON array at %s: 415 invalid_request',
+    'a JSON array at %s: 415 invalid_request, saying which body to send',
     async (url) => {
       const payload = '[{"name":"grant_type","value":"client_credentials"}]';
       expect(await send('POST', url, JSON_TYPE, payload)).toEqual({
         status: 415,
-        body: INVALID_REQUEST(415),
+        body: {
+          ...INVALID_REQUEST(415),
+          error_description: 'Send the body as application/x-www-form-urlencoded',
+        },
       });
     },
   );

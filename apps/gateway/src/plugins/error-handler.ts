@@ -18,6 +18,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { formBodyRequired } from '../oauth/form-body.js';
 import { REQUEST_ID_HEADER } from './request-context.js';
 import { setTransportSecurity } from './security-headers.js';
 
@@ -38,7 +39,7 @@ declare module 'fastify' {
      * The WWW-Authenticate value of a Bearer-protected route's refusal, naming the RFC 6750
      * section 3.1 error code when there is one.
      */
-    bearerChallenge(error?: string): string;
+    bearerChallenge(error?: string, description?: string): string;
   }
 }
 
@@ -53,13 +54,15 @@ export interface ErrorHandlerOptions {
 /** The only place that turns a failure into a response (docs/conventions.md #5). */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance, { resourceMetadataUrl }: ErrorHandlerOptions) => {
-    app.decorate('bearerChallenge', (error?: string) =>
+    // RFC 6750 section 3: error_description in the challenge too, when the body has one (our
+    // descriptions are plain ASCII without quotes, so they need no escaping).
+    app.decorate('bearerChallenge', (error?: string, description?: string) =>
       error === undefined
         ? `Bearer realm="authz", resource_metadata="${resourceMetadataUrl}"`
-        : `Bearer realm="authz", error="${error}", resource_metadata="${resourceMetadataUrl}"`,
+        : `Bearer realm="authz", error="${error}"${description ? `, error_description="${description}"` : ''}, resource_metadata="${resourceMetadataUrl}"`,
     );
     app.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
-      const error = toAppError(thrown);
+      const error = toAppError(thrown, request);
       logFailure(request, error, thrown);
       return sendError(request, reply, error);
     });
@@ -178,11 +181,11 @@ function challengeFor(
   }
   const code = error instanceof OAuthError && BEARER_ERRORS.has(error.error) ? error.error : undefined;
   if (code === undefined && error.statusCode !== 401) return undefined;
-  return request.server.bearerChallenge(code);
+  return request.server.bearerChallenge(code, code ? (error as OAuthError).description : undefined);
 }
 
 /** Fastify's own failures (schema validation, body parsing) mapped onto the error model. */
-function toAppError(thrown: FastifyError | Error): AppError {
+function toAppError(thrown: FastifyError | Error, request: FastifyRequest): AppError {
   const fastifyError = thrown as FastifyError;
   if (fastifyError.validation) {
     return new ValidationError(onePerField(fastifyError.validation.map(toFieldViolation)), {
@@ -197,7 +200,7 @@ function toAppError(thrown: FastifyError | Error): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new UnsupportedMediaTypeError();
+      return request.routeOptions.config?.formBody ? formBodyRequired() : new UnsupportedMediaTypeError();
     default:
       return normalizeError(thrown);
   }
