@@ -100,7 +100,7 @@ describe('getting started: from a new account to a signed-in relying party', () 
     const [, authorizationUrl] = await running.waitFor(
       /Open this address in a browser and sign in:\n\n {2}(\S+)\n/,
     );
-    expect(authorizationUrl.startsWith(`${suite.baseUrl}/oauth/authorize?`)).toBe(true);
+    expect(authorizationUrl!.startsWith(`${suite.baseUrl}/oauth/authorize?`)).toBe(true);
 
     const page = await (await browser.newContext()).newPage();
     await page.goto(authorizationUrl!);
