@@ -13,7 +13,6 @@ const INVALID_REQUEST = (statusCode: number) => ({
   code: 'INVALID_REQUEST',
   statusCode,
 });
-const UNSUPPORTED = { error: 'Unsupported media type', statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' };
 
 async function send(
   method: 'GET' | 'POST',
@@ -93,14 +92,24 @@ describe('non-form bodies at the form-only routes (formsOnly in oauth/form-body.
     },
   );
 
-  it.each(['/ui/login', '/ui/consent'])('a JSON array at %s: 415', async (url) => {
-    expect(await send('POST', url, JSON_TYPE, '[[1,2]]')).toEqual({ status: 415, body: UNSUPPORTED });
+  it.each(['/ui/login', '/ui/consent'])('a JSON array at %s: 415, as a page', async (url) => {
+    const response = await context.suite.gateway.app.inject({
+      method: 'POST',
+      url,
+      headers: JSON_TYPE,
+      payload: '[[1,2]]',
+    });
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      415,
+      'text/html; charset=utf-8',
+    ]);
+    expect(response.body).toContain('<h1>This request is not valid</h1>');
   });
 });
 
 describe('URLs the router refuses (frameworkErrors in plugins/error-handler.ts)', () => {
   it('a path that does not percent-decode: the 400 envelope with the security headers', async () => {
-    const response = await context.suite.gateway.app.inject({ method: 'GET', url: '/ui/%zz' });
+    const response = await context.suite.gateway.app.inject({ method: 'GET', url: '/api/clients/%zz' });
     expect({ status: response.statusCode, body: JSON.parse(response.body) as unknown }).toEqual({
       status: 400,
       body: {
@@ -112,6 +121,19 @@ describe('URLs the router refuses (frameworkErrors in plugins/error-handler.ts)'
     });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('... and under /ui/, the 400 page with the security headers', async () => {
+    const response = await context.suite.gateway.app.inject({ method: 'GET', url: '/ui/%zz' });
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      400,
+      'text/html; charset=utf-8',
+    ]);
+    expect(response.body).toContain('<h1>This request is not valid</h1>');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toEqual(
+      expect.stringContaining("default-src 'none'"),
+    );
   });
 
   it('an identifier longer than any we issue: 404', async () => {

@@ -18,12 +18,16 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isHostedPagePath, renderErrorPage } from '../hosted-pages/error-page.js';
 import { formBodyRequired } from '../oauth/form-body.js';
 import { REQUEST_ID_HEADER } from './request-context.js';
 import { setTransportSecurity } from './security-headers.js';
 
-/** How a route renders failures: the API envelope or the RFC 6749 body (interface.md 7). */
-export type ErrorFormat = 'api' | 'oauth';
+/**
+ * How a route renders failures: the API envelope or the RFC 6749 body (interface.md 7), or for a
+ * hosted page (/ui/*, unless a route says otherwise) an HTML page.
+ */
+export type ErrorFormat = 'api' | 'oauth' | 'page';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -147,7 +151,15 @@ function transportError(thrown: NodeJS.ErrnoException): AppError {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   // A rate limit (429) or an overloaded service (503) says when to retry (docs/errors.md).
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
+  const { errorFormat, authChallenge } = request.routeOptions.config ?? {};
+  const format = errorFormat ?? (isHostedPagePath(request.url) ? 'page' : 'api');
+  if (format === 'page') {
+    reply.header('cache-control', 'no-store');
+    return reply
+      .code(error.statusCode)
+      .type('text/html; charset=utf-8')
+      .send(renderErrorPage(request.url, error));
+  }
   const challenge = authChallenge && challengeFor(request, authChallenge, error);
   if (challenge) reply.header('www-authenticate', challenge);
   // RFC 6750 section 3.1: a request without a token is told no error code, in the body either.
