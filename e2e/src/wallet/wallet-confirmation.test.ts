@@ -3,7 +3,7 @@ import { createLogger } from '@authz/shared/logger';
 import { openTestPool } from '@authz/shared/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formOf, newUser, useCodeFlow, type TestUser } from '../support/code-flow.js';
+import { formOf, newUser, submitLogin, useCodeFlow, type TestUser } from '../support/code-flow.js';
 import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from './wallet-test-setup.js';
@@ -320,9 +320,9 @@ describe('a link needs a recent sign-in', () => {
     expect(posted.status).toBe(401);
     expect(headingOf(posted)).toBe('Sign in again');
     // The sign-in page asks for the password again rather than passing the old session on.
-    const login = await browser.get(`${base}/ui/login?next=wallet-link`);
-    expect(login.status).toBe(200);
-    await signInWithPassword(base, browser, user);
+    const again = await submitLogin(browser, `${base}/ui/login?next=wallet-link`, user);
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/ui/wallet-link');
     expect((await startWalletLink(base, browser)).screen.copyText).toBeDefined();
   });
 });
