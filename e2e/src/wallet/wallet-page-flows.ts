@@ -54,7 +54,10 @@ async function postAndRead(
   return { page, screen, handle: handleOf(screen.copyText!) };
 }
 
-/** Links `wallet`'s credential to the account `browser` is signed in to, through the pages. */
+/**
+ * Links `wallet`'s credential to the account `browser` is signed in to, through the pages:
+ * the wallet answers, the browser is shown the credential and confirms it (docs/wallet.md #16).
+ */
 export async function linkThroughPages(
   baseUrl: string,
   browser: TestBrowser,
@@ -62,5 +65,17 @@ export async function linkThroughPages(
 ): Promise<BrowserResponse> {
   const started = await startWalletLink(baseUrl, browser);
   expect((await wallet.respond(started.screen.copyText!)).status).toBe(200);
-  return browser.get(started.screen.refresh.url);
+  return confirmOnPage(browser, await browser.get(started.screen.refresh.url), started.screen.refresh.url);
+}
+
+/** Posts the confirmation screen's form with `decision` (docs/wallet.md #16). */
+export async function confirmOnPage(
+  browser: TestBrowser,
+  page: BrowserResponse,
+  pageUrl: string,
+  decision: 'confirm' | 'cancel' = 'confirm',
+): Promise<BrowserResponse> {
+  expect(page.status).toBe(200);
+  const form = formOf(page, pageUrl, (candidate) => candidate.method === 'POST');
+  return browser.post(form.action, [...form.hidden, ['decision', decision]]);
 }
