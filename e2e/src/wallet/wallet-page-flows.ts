@@ -4,11 +4,15 @@ import type { BrowserResponse, TestBrowser } from '../support/test-browser.js';
 import type { TestWallet } from '../support/test-wallet.js';
 import { handleOf, readWaitingScreen, type WaitingScreen } from './wallet-page-reader.js';
 
-/** A wallet flow started from its page: the page answered, what it shows, the flow's handle. */
+/**
+ * A wallet flow started from its page: the page answered, what it shows, the transport handle
+ * of its request_uri, and the flow id that names it in page URLs (docs/wallet.md #17).
+ */
 export interface StartedFromPage {
   page: BrowserResponse;
   screen: WaitingScreen;
   handle: string;
+  flow: string;
 }
 
 /** Signs `browser` in with the password form (docs/contract.md "Hosted pages"). */
@@ -51,7 +55,9 @@ async function postAndRead(
   const page = await browser.post(action, fields);
   const screen = readWaitingScreen(page, action);
   expect(screen.copyText).toBeDefined();
-  return { page, screen, handle: handleOf(screen.copyText!) };
+  const flow = /\/ui\/wallet-(?:login|link)\/([A-Za-z0-9_-]{43})/.exec(screen.refresh.url)?.[1];
+  expect(flow).toBeDefined();
+  return { page, screen, handle: handleOf(screen.copyText!), flow: flow! };
 }
 
 /**
@@ -66,6 +72,17 @@ export async function linkThroughPages(
   const started = await startWalletLink(baseUrl, browser);
   expect((await wallet.respond(started.screen.copyText!)).status).toBe(200);
   return confirmOnPage(browser, await browser.get(started.screen.refresh.url), started.screen.refresh.url);
+}
+
+/**
+ * GET a wallet sign-in's status page after the wallet answered and, when it shows the
+ * confirmation screen, confirm it there (docs/wallet.md #16): what the browser ends on.
+ */
+export async function signInConfirmed(browser: TestBrowser, statusUrl: string): Promise<BrowserResponse> {
+  const page = await browser.get(statusUrl);
+  return page.status === 200 && page.text.includes('name="decision"')
+    ? confirmOnPage(browser, page, statusUrl)
+    : page;
 }
 
 /** Posts the confirmation screen's form with `decision` (docs/wallet.md #16). */
