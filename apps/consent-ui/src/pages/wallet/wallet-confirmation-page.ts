@@ -20,7 +20,7 @@ const CONFIRM_LABELS = {
 } as const;
 
 /**
- * docs/wallet.md #16 (OpenID4VP 1.0 section 14, cross-device flows): the wallet's answer is
+ * docs/wallet.md #16 (OpenID4VP 1.0 security considerations on cross-device flows): the wallet's answer is
  * shown to the browser that started the flow, which confirms or cancels it. Whoever else saw
  * the QR code can answer it, but cannot press this button: the user sees whose credential came
  * back (its issuer and disclosed email) and refuses one that is not theirs. One POST form, the
