@@ -23,7 +23,11 @@ export function describePresentationRequestStore(name: string, store: () => Pres
   });
   const vpToken = 'issuer.jwt.sig~disclosure~kb.jwt.sig';
   const responseCodeHash = () => `code-hash-${id()}`;
-  const yes = (vp: string) => ({ status: STATUS.answered, vpToken: vp, responseCodeHash: responseCodeHash() });
+  const yes = (vp: string) => ({
+    status: STATUS.answered,
+    vpToken: vp,
+    responseCodeHash: responseCodeHash(),
+  });
   const no = () => ({ status: STATUS.declined, vpToken: null, responseCodeHash: responseCodeHash() });
   const answered = async () => {
     const created = await store().create(request());
@@ -56,8 +60,13 @@ export function describePresentationRequestStore(name: string, store: () => Pres
       const live = await store().create(request());
       const expired = await store().create(request());
       const now = new Date();
-      expect(await store().serveOnce(expired.handle, new Date(expired.expiresAt.getTime() + 1))).toBeUndefined();
-      const served = await Promise.all([store().serveOnce(live.handle, now), store().serveOnce(live.handle, now)]);
+      expect(
+        await store().serveOnce(expired.handle, new Date(expired.expiresAt.getTime() + 1)),
+      ).toBeUndefined();
+      const served = await Promise.all([
+        store().serveOnce(live.handle, now),
+        store().serveOnce(live.handle, now),
+      ]);
       expect(served.filter((one) => one !== undefined)).toEqual([{ ...live, servedAt: now }]);
       expect(await store().serveOnce(live.handle, now)).toBeUndefined();
       const answered = await store().create(request());
@@ -114,7 +123,10 @@ export function describePresentationRequestStore(name: string, store: () => Pres
       await store().claim(other.handle, STATUS.answered);
       await store().present(other.handle, '{}');
       expect(await store().settle(other.handle, STATUS.cancelled, new Date(), STATUS.presented)).toBe(true);
-      expect(await store().findByHandle(other.handle)).toMatchObject({ status: STATUS.cancelled, presented: null });
+      expect(await store().findByHandle(other.handle)).toMatchObject({
+        status: STATUS.cancelled,
+        presented: null,
+      });
       expect(await store().settle(other.handle, STATUS.cancelled, new Date(), STATUS.presented)).toBe(false);
     });
 

@@ -38,7 +38,12 @@ function walletBrowser(world: HostileFixtures, wallet: WalletWorld): fc.Arbitrar
 /** interface.md 1 item 7, 4.2, 4.5 and 4.9 with WALLET_FEDERATION_ENABLED on and a verifier profile. */
 export function walletRoutes(world: HostileFixtures, wallet: WalletWorld): RouteSpec[] {
   const handle = segment(wallet.pending.handle, wallet.answerable.handle, base64url43());
-  const transport = segment(wallet.pending.transport, wallet.answerable.transport, wallet.pending.handle, base64url43());
+  const transport = segment(
+    wallet.pending.transport,
+    wallet.answerable.transport,
+    wallet.pending.handle,
+    base64url43(),
+  );
   const browser = walletBrowser(world, wallet);
   const { answerable } = wallet;
   return [

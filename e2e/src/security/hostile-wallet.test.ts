@@ -14,7 +14,12 @@ let wallet: WalletWorld;
 afterAll(() => fixture.removeFiles());
 
 /** A link flow of the fixtures' user, started as a browser would (POST /auth/link/wallet). */
-async function startLink(): Promise<{ handle: string; transport: string; binder: string; invocationUri: string }> {
+async function startLink(): Promise<{
+  handle: string;
+  transport: string;
+  binder: string;
+  invocationUri: string;
+}> {
   const { fixtures } = hostile;
   const response = await fetch(`${fixtures.issuer}/auth/link/wallet`, {
     method: 'POST',

@@ -100,12 +100,18 @@ describe('a link answered by whoever saw the QR code', () => {
     confirmationOf(await victim.browser.get(screen.refresh.url), screen.refresh.url);
     expect(await linkedTo(victim.user)).toEqual([]);
 
-    const cancelled = await victim.browser.post(shown.form.action, [...shown.form.hidden, ['decision', 'cancel']]);
+    const cancelled = await victim.browser.post(shown.form.action, [
+      ...shown.form.hidden,
+      ['decision', 'cancel'],
+    ]);
     expect(cancelled.status).toBe(200);
     expect(cancelled.text).toContain('data-status="cancelled"');
     expect(await linkedTo(victim.user)).toEqual([]);
     // A confirm after the cancel, replayed from the same form, links nothing either.
-    const late = await victim.browser.post(shown.form.action, [...shown.form.hidden, ['decision', 'confirm']]);
+    const late = await victim.browser.post(shown.form.action, [
+      ...shown.form.hidden,
+      ['decision', 'confirm'],
+    ]);
     expect(late.text).toContain('data-status="cancelled"');
     expect(await linkedTo(victim.user)).toEqual([]);
   });
@@ -113,7 +119,10 @@ describe('a link answered by whoever saw the QR code', () => {
   it('links the credential once the starting browser confirms, with a CSRF-protected form', async () => {
     const owner = await signedIn();
     const other = await signedIn();
-    const wallet = await TestWallet.create(fixture.issuer, { sub: 'owner-subject', email: 'owner@wallet.example' });
+    const wallet = await TestWallet.create(fixture.issuer, {
+      sub: 'owner-subject',
+      email: 'owner@wallet.example',
+    });
     const { screen } = await startWalletLink(base, owner.browser);
     await wallet.respond(screen.copyText!);
     const { email, form } = confirmationOf(await owner.browser.get(screen.refresh.url), screen.refresh.url);
@@ -137,7 +146,9 @@ describe('a link answered by whoever saw the QR code', () => {
   it('does the same through the JSON API: presented, then confirm or cancel with the CSRF header', async () => {
     const victim = await signedIn();
     const session = victim.browser.jar.get('__Host-service_session')!;
-    const { csrfToken } = JSON.parse((await victim.browser.get(`${base}/consents/`)).text) as { csrfToken: string };
+    const { csrfToken } = JSON.parse((await victim.browser.get(`${base}/consents/`)).text) as {
+      csrfToken: string;
+    };
     const started = await fetch(`${base}/auth/link/wallet`, {
       method: 'POST',
       headers: { cookie: `__Host-service_session=${session}`, 'x-csrf-token': csrfToken },
@@ -148,7 +159,10 @@ describe('a link answered by whoever saw the QR code', () => {
     const cookie = `__Host-service_session=${session}; __Host-service_wallet_binder=${binder}`;
     expect(handle).not.toBe(handleOf(invocation_uri));
 
-    const intruder = await TestWallet.create(fixture.issuer, { sub: 'api-intruder', email: 'api@attacker.example' });
+    const intruder = await TestWallet.create(fixture.issuer, {
+      sub: 'api-intruder',
+      email: 'api@attacker.example',
+    });
     await intruder.respond(invocation_uri);
     const polled = await fetch(`${base}/auth/link/wallet/${handle}`, { headers: { cookie } });
     expect(polled.status).toBe(200);
@@ -157,7 +171,10 @@ describe('a link answered by whoever saw the QR code', () => {
       presented: { issuer: 'https://issuer.example', email: 'api@attacker.example' },
     });
     expect(await linkedTo(victim.user)).toEqual([]);
-    const noCsrf = await fetch(`${base}/auth/link/wallet/${handle}/confirm`, { method: 'POST', headers: { cookie } });
+    const noCsrf = await fetch(`${base}/auth/link/wallet/${handle}/confirm`, {
+      method: 'POST',
+      headers: { cookie },
+    });
     expect(noCsrf.status).toBe(400);
     expect(await linkedTo(victim.user)).toEqual([]);
     const cancelled = await fetch(`${base}/auth/link/wallet/${handle}/cancel`, {
@@ -165,7 +182,10 @@ describe('a link answered by whoever saw the QR code', () => {
       headers: { cookie, 'x-csrf-token': csrfToken },
     });
     expect(cancelled.status).toBe(200);
-    expect(await cancelled.json()).toEqual({ status: 'cancelled', message: 'Linking was cancelled. Nothing was linked.' });
+    expect(await cancelled.json()).toEqual({
+      status: 'cancelled',
+      message: 'Linking was cancelled. Nothing was linked.',
+    });
     const confirmed = await fetch(`${base}/auth/link/wallet/${handle}/confirm`, {
       method: 'POST',
       headers: { cookie, 'x-csrf-token': csrfToken },
@@ -193,7 +213,10 @@ describe('a sign-in answered by whoever saw the QR code', () => {
     expect(shown.issuer).toBe('https://issuer.example');
     expect(shown.email).toBe('attacker@attacker.example');
 
-    const cancelled = await victimBrowser.post(shown.form.action, [...shown.form.hidden, ['decision', 'cancel']]);
+    const cancelled = await victimBrowser.post(shown.form.action, [
+      ...shown.form.hidden,
+      ['decision', 'cancel'],
+    ]);
     expect(cancelled.status).toBe(200);
     expect(headingOf(cancelled)).toBe('Wallet sign-in cancelled');
     expect(victimBrowser.jar.get('__Host-service_session')).toBeUndefined();
@@ -205,7 +228,10 @@ describe('a sign-in answered by whoever saw the QR code', () => {
 
   it('signs in after the confirmation, and only the starting browser’s form counts', async () => {
     const owner = await signedIn();
-    const wallet = await TestWallet.create(fixture.issuer, { sub: 'confirming-subject', email: 'me@wallet.example' });
+    const wallet = await TestWallet.create(fixture.issuer, {
+      sub: 'confirming-subject',
+      email: 'me@wallet.example',
+    });
     await linkConfirmed(owner.browser, wallet);
 
     const browser = new TestBrowser();
@@ -261,7 +287,10 @@ describe('the same-device response code', () => {
     const browser = new TestBrowser();
     const { screen } = await startWalletSignIn(base, browser);
     const owner = await signedIn();
-    const wallet = await TestWallet.create(fixture.issuer, { sub: 'same-device', email: 'same@wallet.example' });
+    const wallet = await TestWallet.create(fixture.issuer, {
+      sub: 'same-device',
+      email: 'same@wallet.example',
+    });
     await linkConfirmed(owner.browser, wallet);
 
     const posted = await wallet.respond(screen.copyText!);
@@ -295,9 +324,10 @@ describe('the same-device response code', () => {
 describe('a link needs a recent sign-in', () => {
   it('refuses to start a link with a sign-in older than 5 minutes, and a new sign-in lets it start', async () => {
     const { user, browser } = await signedIn();
-    await sql.query(`UPDATE identity.sessions SET auth_time = now() - interval '6 minutes' WHERE user_id = $1`, [
-      user.id,
-    ]);
+    await sql.query(
+      `UPDATE identity.sessions SET auth_time = now() - interval '6 minutes' WHERE user_id = $1`,
+      [user.id],
+    );
     const session = browser.jar.get('__Host-service_session')!;
     const { csrfToken } = JSON.parse((await browser.get(`${base}/consents/`)).text) as { csrfToken: string };
     const api = await fetch(`${base}/auth/link/wallet`, {

@@ -170,14 +170,18 @@ describe('GET /ui/wallet-link/{handle}', () => {
     const first = await startWalletLink(base, aliceBrowser);
     await wallet.respond(first.screen.copyText!);
     const firstUrl = first.screen.refresh.url;
-    expect(outcomeOf((await confirmOnPage(aliceBrowser, await aliceBrowser.get(firstUrl), firstUrl)).text)?.status).toBe(
-      'linked',
-    );
+    expect(
+      outcomeOf((await confirmOnPage(aliceBrowser, await aliceBrowser.get(firstUrl), firstUrl)).text)?.status,
+    ).toBe('linked');
     const before = await linkedIssuers(bob);
 
     const { screen } = await startWalletLink(base, bobBrowser);
     await wallet.respond(screen.copyText!);
-    const conflict = await confirmOnPage(bobBrowser, await bobBrowser.get(screen.refresh.url), screen.refresh.url);
+    const conflict = await confirmOnPage(
+      bobBrowser,
+      await bobBrowser.get(screen.refresh.url),
+      screen.refresh.url,
+    );
     expect(conflict.status).toBe(200);
     expect(headingOf(conflict)).toBe('Wallet already linked');
     expect(outcomeOf(conflict.text)).toEqual({

@@ -143,7 +143,10 @@ describe('linking a wallet credential end to end', () => {
     // Verified, shown to the starting browser, and linked only once it confirms (docs/wallet.md #16).
     expect(await poll(link, scene.alice)).toEqual({
       status: 200,
-      body: { status: 'presented', presented: { issuer: 'https://issuer.example', email: 'alice@wallet.example' } },
+      body: {
+        status: 'presented',
+        presented: { issuer: 'https://issuer.example', email: 'alice@wallet.example' },
+      },
       cacheControl: 'no-store',
     });
     expect(await linkedCredentials(scene.alice.userId)).toEqual([]);

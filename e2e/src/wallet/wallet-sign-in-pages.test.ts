@@ -207,7 +207,10 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
     const pending = await pendingAuthorization(browser, pkce);
     const { screen, flow: flowId } = await startWalletSignIn(base, browser, pending);
     await aliceWallet.respond(screen.copyText!);
-    const signedIn = await signInConfirmed(browser, `${base}/ui/wallet-login/${flowId}/status?handle=${pending}`);
+    const signedIn = await signInConfirmed(
+      browser,
+      `${base}/ui/wallet-login/${flowId}/status?handle=${pending}`,
+    );
     expect(signedIn.location).toBe(`${base}/ui/resume/${pending}`);
     // Consent was given in the previous test: straight back to the client.
     const resumed = await browser.get(signedIn.location!);

@@ -94,7 +94,9 @@ describe('wallet pages in a browser', () => {
     // The page reloads itself until the wallet's answer is there, shown for confirmation
     // (docs/wallet.md #16); only the confirmation links.
     await page.getByRole('heading', { name: 'Is this your wallet credential?' }).waitFor({ timeout: 15_000 });
-    await expect(page.locator('dd[data-presented="email"]').textContent()).resolves.toBe('holder@wallet.example');
+    await expect(page.locator('dd[data-presented="email"]').textContent()).resolves.toBe(
+      'holder@wallet.example',
+    );
     await page.getByRole('button', { name: 'Link this credential' }).click();
     await page.getByRole('heading', { name: 'Wallet linked' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'wallet-linked.png'), fullPage: true });
@@ -148,7 +150,9 @@ describe('wallet pages in a browser', () => {
     expect((await intruder.respond(invocation)).status).toBe(200);
     await page.getByRole('heading', { name: 'Is this your wallet credential?' }).waitFor({ timeout: 15_000 });
     expect(page.url()).not.toContain(transport);
-    await expect(page.locator('dd[data-presented="issuer"]').textContent()).resolves.toBe('https://issuer.example');
+    await expect(page.locator('dd[data-presented="issuer"]').textContent()).resolves.toBe(
+      'https://issuer.example',
+    );
     await expect(page.locator('dd[data-presented="email"]').textContent()).resolves.toBe(
       'intruder@attacker.example',
     );
@@ -157,7 +161,9 @@ describe('wallet pages in a browser', () => {
     await page.getByRole('heading', { name: 'Linking cancelled' }).waitFor();
     const sql = openTestPool(context.databaseUrl, 1);
     try {
-      const { rows } = await sql.query('SELECT email FROM identity.wallet_credentials WHERE user_id = $1', [userId]);
+      const { rows } = await sql.query('SELECT email FROM identity.wallet_credentials WHERE user_id = $1', [
+        userId,
+      ]);
       expect(rows).toEqual([{ email: 'holder@wallet.example' }]);
     } finally {
       await sql.end();

@@ -90,7 +90,10 @@ describe('WalletFlowService sign-in', () => {
     const presented = await read();
     expect(presented.status).toBe(SignInStatus.PRESENTED);
     expect(presented.signedIn).toBeUndefined();
-    expect(presented.presented).toMatchObject({ issuer: 'https://issuer.example', email: 'alice@wallet.example' });
+    expect(presented.presented).toMatchObject({
+      issuer: 'https://issuer.example',
+      email: 'alice@wallet.example',
+    });
     expect((await read()).status).toBe(SignInStatus.PRESENTED);
     const outcome = (await confirm()).outcome!;
     expect(outcome.status).toBe(SignInStatus.SIGNED_IN);

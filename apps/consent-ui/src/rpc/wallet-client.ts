@@ -75,7 +75,8 @@ export function walletOverGrpc(client: ServiceClient<typeof WalletFlowService>):
 function signInOutcome(outcome: GetSignInOutcomeResponse | undefined): SignInOutcome {
   const { status, signedIn, presented } = outcome ?? {};
   if (status === SignInStatus.PENDING) return { kind: 'pending' };
-  if (status === SignInStatus.PRESENTED && presented) return { kind: 'presented', presented: presentedOf(presented) };
+  if (status === SignInStatus.PRESENTED && presented)
+    return { kind: 'presented', presented: presentedOf(presented) };
   if (status === SignInStatus.SIGNED_IN && signedIn?.sessionToken) {
     return { kind: 'signed_in', sessionToken: signedIn.sessionToken };
   }

@@ -106,14 +106,17 @@ async function ownFlow(
     throw new InvalidCsrfTokenError({ detail: 'CSRF token missing or not the session token' });
   }
   const flow = await findBoundFlow(deps, request.handle, request.binder, 'link');
-  if (!flow || flow.userId !== session.user!.id) throw new NotFoundError({ detail: 'not this browser’s flow' });
+  if (!flow || flow.userId !== session.user!.id)
+    throw new NotFoundError({ detail: 'not this browser’s flow' });
   return flow;
 }
 
 async function readOutcome(deps: Deps, flow: PresentationRequest): Promise<Outcome> {
   const config = requireWallet(deps);
   if (flow.status === STATUS.pending) {
-    return flow.expiresAt.getTime() > Date.now() ? OUTCOMES[LinkStatus.PENDING] : OUTCOMES[LinkStatus.EXPIRED];
+    return flow.expiresAt.getTime() > Date.now()
+      ? OUTCOMES[LinkStatus.PENDING]
+      : OUTCOMES[LinkStatus.EXPIRED];
   }
   if (flow.status === STATUS.presented) {
     return isPastSettling(flow)

@@ -7,7 +7,8 @@ import type { WalletConfig } from '../verifier/wallet-config.js';
 
 type Deps = Pick<Registry, 'requests' | 'log'>;
 
-export type Settlement = { kind: 'busy' } | { kind: 'rejected' } | { kind: 'presented'; view: PresentedCredentialView };
+export type Settlement =
+  { kind: 'busy' } | { kind: 'rejected' } | { kind: 'presented'; view: PresentedCredentialView };
 
 /**
  * Claims an answered flow for this reader alone (answered -> settling, atomically: two polls
@@ -50,7 +51,10 @@ export function presentedCredential(request: PresentationRequest): VerifiedCrede
 
 /** What the starting browser is shown: the issuer and the disclosed email, never the subject. */
 export function viewOf(credential: VerifiedCredential): PresentedCredentialView {
-  return { issuer: credential.issuer, ...(credential.email === undefined ? {} : { email: credential.email }) };
+  return {
+    issuer: credential.issuer,
+    ...(credential.email === undefined ? {} : { email: credential.email }),
+  };
 }
 
 export type Decision<T> = { kind: 'busy' } | { kind: 'done'; value: T };

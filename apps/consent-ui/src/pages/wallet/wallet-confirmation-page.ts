@@ -50,7 +50,9 @@ export function walletConfirmationPage(
       <form method="post" action="${action}">
         ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
         <div class="actions">
-          <button type="submit" name="decision" value="confirm" class="primary">${CONFIRM_LABELS[purpose]}</button>
+          <button type="submit" name="decision" value="confirm" class="primary">
+            ${CONFIRM_LABELS[purpose]}
+          </button>
           <button type="submit" name="decision" value="cancel">Cancel, this is not mine</button>
         </div>
       </form>`,

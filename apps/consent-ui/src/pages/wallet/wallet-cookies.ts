@@ -68,7 +68,10 @@ export function returnToFor(cookies: Readonly<Record<string, string>>, handle: s
   return heldInvocation(cookies, handle)?.returnTo;
 }
 
-function heldInvocation(cookies: Readonly<Record<string, string>>, handle: string): HeldInvocation | undefined {
+function heldInvocation(
+  cookies: Readonly<Record<string, string>>,
+  handle: string,
+): HeldInvocation | undefined {
   const held = cookies[INVOCATION_COOKIE];
   if (!held) return undefined;
   try {

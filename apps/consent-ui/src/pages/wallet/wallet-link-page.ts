@@ -17,7 +17,10 @@ type Deps = Pick<Registry, 'wallet' | 'walletLinks' | 'qrCodes' | 'identity' | '
 const LINK_PURPOSE = 'Your wallet is asked to present a credential to link to your account.';
 
 /** interface.md 3, in plain words; wallet-bridge's own sentence is shown when it sends one. */
-const OUTCOME_VIEWS: Record<Exclude<LinkStatus, 'pending' | 'presented'>, { title: string; fallback: string }> = {
+const OUTCOME_VIEWS: Record<
+  Exclude<LinkStatus, 'pending' | 'presented'>,
+  { title: string; fallback: string }
+> = {
   linked: { title: 'Wallet linked', fallback: 'The wallet credential is linked to your account.' },
   conflict: {
     title: 'Wallet already linked',
@@ -161,7 +164,9 @@ async function outcomePage(
 function linkRefusal(deps: Deps, error: unknown, starting = false): PageResult {
   if (error instanceof UnauthorizedError) {
     // docs/wallet.md #19: a live session whose sign-in is too old to start a link.
-    return starting && error.hasCustomMessage ? signInAgainPage(deps, 'wallet-link') : signInRequiredPage(deps);
+    return starting && error.hasCustomMessage
+      ? signInAgainPage(deps, 'wallet-link')
+      : signInRequiredPage(deps);
   }
   if (error instanceof InvalidCsrfTokenError) return csrfRefusal();
   // docs/decisions.md #25: the feature went off after the route asked; otherwise the uniform refusal.

@@ -39,13 +39,17 @@ const PRESENTED = { issuer: 'https://issuer.example', email: 'holder@wallet.exam
 const RESPONSE_CODE = 'r'.repeat(43);
 /** The invocation cookie as the pages set it: the flow, its invocation URI, the pending authorization. */
 const invocationCookie = (flow: string, returnTo?: string) =>
-  Buffer.from(JSON.stringify({ flow, uri: INVOCATION, ...(returnTo ? { returnTo } : {}) })).toString('base64url');
+  Buffer.from(JSON.stringify({ flow, uri: INVOCATION, ...(returnTo ? { returnTo } : {}) })).toString(
+    'base64url',
+  );
 
 /** WalletFlowService as the pages see it: on or off, one flow, the outcome the test sets. */
 class FakeWalletBridge {
   enabled = true;
   signInStatus = SignInStatus.PENDING;
-  link: { status: LinkStatus; message?: string; presented?: typeof PRESENTED } = { status: LinkStatus.PENDING };
+  link: { status: LinkStatus; message?: string; presented?: typeof PRESENTED } = {
+    status: LinkStatus.PENDING,
+  };
   readonly starts: StartLinkRequest[] = [];
   readonly reads: (GetSignInOutcomeRequest | GetLinkOutcomeRequest)[] = [];
   readonly decisions: (ConfirmSignInRequest | ConfirmLinkRequest)[] = [];

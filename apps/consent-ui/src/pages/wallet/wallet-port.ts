@@ -81,7 +81,8 @@ export type SignInOutcome =
   | { kind: 'refused' };
 
 /** interface.md 3 wallet-link poll statuses. */
-export type LinkStatus = 'pending' | 'presented' | 'linked' | 'conflict' | 'expired' | 'rejected' | 'cancelled';
+export type LinkStatus =
+  'pending' | 'presented' | 'linked' | 'conflict' | 'expired' | 'rejected' | 'cancelled';
 
 export interface LinkOutcome {
   status: LinkStatus;

@@ -116,7 +116,11 @@ export const accountOperations: OperationDocs = {
 };
 
 /** The two decisions on a presented link: same cookies as the poll, plus the CSRF header. */
-function decisionOperation(decision: 'confirm' | 'cancel', operationId: string, summary: string): OperationDocs {
+function decisionOperation(
+  decision: 'confirm' | 'cancel',
+  operationId: string,
+  summary: string,
+): OperationDocs {
   return {
     [`POST /auth/link/wallet/{handle}/${decision}`]: {
       operationId,
@@ -134,7 +138,9 @@ function decisionOperation(decision: 'confirm' | 'cancel', operationId: string, 
         required: ['handle'],
         properties: { handle: { type: 'string', description: 'The `handle` the start answered.' } },
       },
-      responses: { 200: { description: 'Where the flow stands, as the poll answers. `Cache-Control: no-store`.' } },
+      responses: {
+        200: { description: 'Where the flow stands, as the poll answers. `Cache-Control: no-store`.' },
+      },
       errors: {
         400: '`INVALID_CSRF_TOKEN`: X-CSRF-Token missing or not the session token.',
         401: '`UNAUTHORIZED`: no session.',

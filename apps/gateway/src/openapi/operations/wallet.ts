@@ -59,7 +59,9 @@ export const walletOperations: OperationDocs = {
           'application/json': {
             type: 'object',
             required: ['redirect_uri'],
-            properties: { redirect_uri: { type: 'string', description: 'Where the wallet sends the browser.' } },
+            properties: {
+              redirect_uri: { type: 'string', description: 'Where the wallet sends the browser.' },
+            },
           },
         },
       },
