@@ -21,6 +21,7 @@ import type { ConsentStore } from './protocol/consent/consent-store.js';
 import type { AccessTokenDenyList } from './protocol/access-token/deny-list.js';
 import type { EnterpriseAssertions } from './protocol/id-jag/enterprise-port.js';
 import type { IdentityPort } from './protocol/identity-port.js';
+import type { LogoutPrompt } from './protocol/logout/logout-prompt.js';
 import type { RefreshTokenStore } from './protocol/refresh-token/refresh-token-store.js';
 import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
 import { auditOverGrpc } from './rpc/audit-client.js';
@@ -61,6 +62,8 @@ export interface Registry {
   pendingAuthorizations: HandleStore<PendingAuthorization>;
   /** Authorizations waiting for the consent decision. */
   consentPrompts: HandleStore<ConsentPrompt>;
+  /** Logouts waiting for the user's confirmation (extensions X3). */
+  logoutPrompts: HandleStore<LogoutPrompt>;
   /** Delegations are recorded in identity's audit log (docs/identity.md #14). */
   audit: AuditPort;
   /** ID-JAG acceptance; undefined while ENTERPRISE_ASSERTION_ENABLED is off. */
@@ -111,6 +114,11 @@ export function createRegistry(
     }),
     consentPrompts: new RedisHandleStore<ConsentPrompt>(redis, {
       namespace: 'consent-prompt',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    logoutPrompts: new RedisHandleStore<LogoutPrompt>(redis, {
+      namespace: 'logout-prompt',
       secretHashKey: env.secretHashKey,
       ttlSeconds: HANDLE_TTL_SECONDS,
     }),

@@ -15,6 +15,7 @@ import { PrismaConsentStore } from '../src/storage/prisma-consent-store.js';
 import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
 import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
+import type { LogoutPrompt } from '../src/protocol/logout/logout-prompt.js';
 
 /**
  * A Registry over the same database, Redis prefix, keys and fakes as a running instance, for
@@ -51,6 +52,7 @@ export function openTestRegistry(
     authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
     pendingAuthorizations: handles<PendingAuthorization>('pending-authorization'),
     consentPrompts: handles<ConsentPrompt>('consent-prompt'),
+    logoutPrompts: handles<LogoutPrompt>('logout-prompt'),
     audit: { recordDelegation: async () => undefined },
     enterprise: undefined,
     log: testLogger(),

@@ -35,5 +35,8 @@ export const HOSTED_PAGE_PATHS = {
   /** Wallet sign-in and linking; 404 while wallet federation is off (docs/decisions.md #25). */
   walletLogin: '/ui/wallet-login',
   walletLink: '/ui/wallet-link',
+  /** Extensions X3: the logout confirmation and the page after a logout. */
+  logout: '/ui/logout',
+  signedOut: '/ui/signed-out',
 } as const;
 export { holdsUnstorableString, isStorableText } from './storable-text.js';
