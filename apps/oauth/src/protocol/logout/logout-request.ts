@@ -1,4 +1,5 @@
-import { InvalidRequestError, OAuthError } from '@authz/shared/errors';
+import type { OAuthError } from '@authz/shared/errors';
+import { InvalidRequestError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import { readAuthorizationParameters } from '../authorize/authorization-parameters.js';
 import { MAX_OPAQUE_VALUE_LENGTH } from '../authorize/check-state-and-nonce.js';
