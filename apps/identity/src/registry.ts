@@ -41,8 +41,7 @@ export interface Registry {
   onMailQueued(): void;
   /**
    * Asks the session-end relay for a pass now. Optional for promptness only: the trigger on
-   * `identity.sessions` records every end and the relay polls (docs/identity.md, the
-   * session-end item).
+   * `identity.sessions` records every end and the relay polls (docs/identity.md #17).
    */
   onSessionEnded(): void;
 }

@@ -114,7 +114,7 @@ function checkGrantsAndResponses(config: ClientConfig, known: readonly string[],
 // Extensions X3: post-logout redirect URIs follow the redirect URI rules (OIDC RP-Initiated
 // Logout 1.0 section 3.1); the back-channel URI is https, without a fragment (Back-Channel
 // Logout 1.0 section 2.2), loopback http only under the test-only CIMD_ALLOW_INSECURE_LOOPBACK
-// since the server itself POSTs to it (docs/clients.md, the logout URI item).
+// since the server itself POSTs to it (docs/clients.md #20).
 function checkLogoutUris(config: ClientConfig, allowInsecureLoopback: boolean, reject: Reject): void {
   config.postLogoutRedirectUris.forEach((uri, index) => {
     if (!isAcceptableRedirectUri(uri)) reject(`postLogoutRedirectUris.${index}`, REDIRECT_URI_MESSAGE);

@@ -103,7 +103,7 @@ export async function registrationRoute(
 }
 
 // Extensions X3: the logout members only when registered, so clients that do not use them see
-// the response they always did (docs/clients.md, the logout metadata item).
+// the response they always did (docs/clients.md #20).
 function logoutMetadata(registered: RegisterClientResponse) {
   return {
     ...(registered.postLogoutRedirectUris.length === 0

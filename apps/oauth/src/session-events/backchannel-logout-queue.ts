@@ -20,7 +20,7 @@ export const BACKCHANNEL_LOGOUT_QUEUE_NAME = 'backchannel-logout';
 const DELIVERY_JOB = 'logout-token';
 
 /**
- * docs/tokens.md, the back-channel delivery item: 1 s doubling over 12 attempts, so a
+ * docs/tokens.md #28: 1 s doubling over 12 attempts, so a
  * receiver that is down gets the token if it is back within about an hour and a quarter.
  */
 export const DELIVERY_ATTEMPTS = 12;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // The queue between identity's session-end relay (the producer) and oauth's session-end
-// worker (the consumer), defined once for both (docs/identity.md, the session-end item).
+// worker (the consumer), defined once for both (docs/identity.md #17).
 
 export const SESSION_EVENTS_QUEUE_NAME = 'session-events';
 

@@ -6,7 +6,7 @@ import type { TokenParameters } from '../token/token-parameters.js';
 /**
  * OIDC Core 3.1.2.1 id_token_hint: an ID token this server issued to this client (expired ones
  * too), naming the user the client believes is signed in. Anything else is invalid_request
- * (docs/authorization.md, the id_token_hint item). What it changes is in authorize.ts.
+ * (docs/authorization.md #21). What it changes is in authorize.ts.
  */
 export async function checkIdTokenHint(
   deps: Pick<Registry, 'keys' | 'config'>,

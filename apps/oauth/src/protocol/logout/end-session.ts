@@ -31,8 +31,8 @@ export type EndSessionDeps = Pick<
  * `id_token_hint` names the session by its `sid`: it ends at once, cookie or not (a
  * cross-site POST carries no SameSite=Lax cookie). Otherwise a signed-in browser confirms on
  * /ui/logout, and a signed-out one has nothing to end. Then the registered
- * `post_logout_redirect_uri` with `state`, or the signed-out page (docs/tokens.md, the
- * RP-initiated logout item).
+ * `post_logout_redirect_uri` with `state`, or the signed-out page
+ * (docs/tokens.md #27).
  */
 export async function endSession(deps: EndSessionDeps, request: EndSessionRequest): Promise<LogoutOutcome> {
   let logout: LogoutRequest;

@@ -56,7 +56,7 @@ export async function confirmLogout(
 
 /**
  * Ends a session and, at once, its tokens: the session-events queue would revoke them too
- * (docs/tokens.md, the session-end item), but the browser that asked should not wait for it.
+ * (docs/tokens.md #26), but the browser that asked should not wait for it.
  */
 export async function endBrowserSession(
   deps: Pick<Registry, 'identity' | 'refreshTokens' | 'denyList' | 'authorizationCodes'>,
