@@ -13,6 +13,7 @@ import {
   HANDLE_TTL_SECONDS,
   type ConsentPrompt,
   type HandleStore,
+  type LogoutPrompt,
   type PendingAuthorization,
 } from './protocol/authorize/handle-store.js';
 import type { ClientRequestBudget } from './protocol/client-authentication/client-request-budget.js';
@@ -21,7 +22,6 @@ import type { ConsentStore } from './protocol/consent/consent-store.js';
 import type { AccessTokenDenyList } from './protocol/access-token/deny-list.js';
 import type { EnterpriseAssertions } from './protocol/id-jag/enterprise-port.js';
 import type { IdentityPort } from './protocol/identity-port.js';
-import type { LogoutPrompt } from './protocol/logout/logout-prompt.js';
 import type { RefreshTokenStore } from './protocol/refresh-token/refresh-token-store.js';
 import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
 import { auditOverGrpc } from './rpc/audit-client.js';

@@ -6,7 +6,11 @@ import { createRedisClient } from '@authz/shared/redis';
 import { testLogger } from '@authz/shared/testing';
 import { loadOAuthEnv, type OAuthApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import type { ConsentPrompt, PendingAuthorization } from '../src/protocol/authorize/handle-store.js';
+import type {
+  ConsentPrompt,
+  LogoutPrompt,
+  PendingAuthorization,
+} from '../src/protocol/authorize/handle-store.js';
 import type { Registry } from '../src/registry.js';
 import { clientsOverGrpc } from '../src/rpc/clients-client.js';
 import { identityOverGrpc } from '../src/rpc/identity-client.js';
@@ -15,7 +19,6 @@ import { PrismaConsentStore } from '../src/storage/prisma-consent-store.js';
 import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
 import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
-import type { LogoutPrompt } from '../src/protocol/logout/logout-prompt.js';
 
 /**
  * A Registry over the same database, Redis prefix, keys and fakes as a running instance, for

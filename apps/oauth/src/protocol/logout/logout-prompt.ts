@@ -3,14 +3,7 @@ import { requireBrowserSession } from '../authorize/browser-session.js';
 import type { RequestOrigin } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import { revokeSessionTokens } from '../session-end/revoke-session-tokens.js';
-import { finishLogout, type LogoutDestination, type LogoutOutcome } from './logout-outcome.js';
-
-/** A logout waiting for the user's confirmation, bound to the browser session that saw it. */
-export interface LogoutPrompt extends LogoutDestination {
-  sessionId: string;
-  userId: string;
-  clientName?: string;
-}
+import { finishLogout, type LogoutOutcome } from './logout-outcome.js';
 
 type Deps = Pick<
   Registry,
