@@ -226,8 +226,23 @@ describe('RP-initiated logout without id_token_hint', () => {
       `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`,
     );
     expect(await nextAuthorization(session.browser)).toMatch(`${flow.suite.baseUrl}/ui/login?handle=`);
-    // The prompt was single use.
-    expect((await session.browser.post(form.action, form.hidden)).status).not.toBe(303);
+    // The session is gone, so the confirmation page has nothing left to end: it says so.
+    const again = await session.browser.post(form.action, form.hidden);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('You are signed out');
+  });
+
+  it('a handle made for one session is refused to another signed-in browser', async () => {
+    const first = await signedIn();
+    const second = await signedIn();
+    const start = await first.browser.get(`${flow.suite.baseUrl}/oauth/logout?client_id=${client.clientId}`);
+    const page = await second.browser.get(start.location!);
+    // The refusal of every foreign, used or expired handle (docs/hosted-pages.md #22).
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('has expired or was already used');
+    expect(page.text).not.toContain('Sign out?');
+    expect((await refresh(flow, client, first.refreshToken)).status).toBe(200);
+    expect((await refresh(flow, client, second.refreshToken)).status).toBe(200);
   });
 
   it('a browser without a session has nothing to end: straight to the registered URI or the signed-out page', async () => {
