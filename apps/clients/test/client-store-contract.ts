@@ -21,6 +21,9 @@ export const config = (overrides: Partial<ClientConfig> = {}): ClientConfig => (
   enabled: true,
   jwks: null,
   jwksUri: null,
+  postLogoutRedirectUris: [],
+  backchannelLogoutUri: null,
+  backchannelLogoutSessionRequired: false,
   ...overrides,
 });
 

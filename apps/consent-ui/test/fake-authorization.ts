@@ -58,6 +58,9 @@ export class FakeAuthorization {
       authorize: notHere,
       listConsents: notHere,
       revokeConsent: notHere,
+      endSession: notHere,
+      getLogoutPrompt: notHere,
+      confirmLogout: notHere,
       getPendingAuthorization: async ({ handle }) => {
         this.calls.push({ rpc: 'getPendingAuthorization', handle });
         const pending = this.pending.get(handle);

@@ -23,6 +23,7 @@ import { protectedResourceMetadataUrl } from './discovery/protected-resource.js'
 import { discoveryRoutes } from './discovery/routes.js';
 import { hostedPageRoutes } from './hosted-pages/routes.js';
 import { authorizeRoute } from './oauth/authorize-route.js';
+import { logoutRoute } from './oauth/logout-route.js';
 import { registerJsonParser } from './http/json-body.js';
 import { formsOnly, registerFormParser } from './oauth/form-body.js';
 import { introspectRoute } from './oauth/introspect-route.js';
@@ -119,6 +120,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(formsOnly(authorizeRoute), { upstreams });
+  await app.register(formsOnly(logoutRoute), { upstreams });
   const authFailureBudget = env.rateLimit.clientAuthFailure;
   await app.register(formsOnly(tokenRoute), { upstreams, metrics, authFailureBudget });
   await app.register(formsOnly(userInfoRoute), { upstreams });

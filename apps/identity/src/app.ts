@@ -17,7 +17,10 @@ import { createRegistry } from './registry.js';
 import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
+import { createSessionEndRelay } from './session-events/session-end-relay.js';
+import { createSessionEventsQueue } from './session-events/session-events-queue.js';
 import { PrismaMailOutbox } from './storage/prisma-mail-outbox.js';
+import { PrismaSessionEndOutbox } from './storage/prisma-session-end-outbox.js';
 
 export interface IdentityDeps {
   env: IdentityEnv;
@@ -45,24 +48,41 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
     log: logger.child({ component: 'mail-outbox-relay' }),
     pollIntervalMs: env.outboxPollIntervalMs,
   });
+  const sessionEvents = createSessionEventsQueue(env.redisUrl, env.redisKeyPrefix);
+  const sessionEndRelay = createSessionEndRelay({
+    outbox: new PrismaSessionEndOutbox(prisma),
+    queue: sessionEvents,
+    log: logger.child({ component: 'session-end-relay' }),
+    pollIntervalMs: env.outboxPollIntervalMs,
+  });
   try {
-    const registry = await createRegistry(env, { prisma, redis, log: logger, onMailQueued: relay.kick });
+    const registry = await createRegistry(env, {
+      prisma,
+      redis,
+      log: logger,
+      onMailQueued: relay.kick,
+      onSessionEnded: sessionEndRelay.kick,
+    });
     app.server
       .addService(IdentityService, identityServiceImplementation(registry))
       .addService(AuditService, auditServiceImplementation(registry))
       .addService(AccountLookupService, accountLookupServiceImplementation(registry));
   } catch (error) {
     await queue.close();
+    await sessionEvents.close();
     await app.close();
     throw error;
   }
   relay.start();
+  sessionEndRelay.start();
   return {
     server: app.server,
     metrics: app.metrics,
     close: async () => {
       await relay.stop();
+      await sessionEndRelay.stop();
       await queue.close();
+      await sessionEvents.close();
       await app.close();
     },
   };

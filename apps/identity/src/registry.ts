@@ -39,11 +39,16 @@ export interface Registry {
   sessionTtlSeconds: number;
   resendLimits: ResendLimits;
   onMailQueued(): void;
+  /**
+   * Asks the session-end relay for a pass now. Optional for promptness only: the trigger on
+   * `identity.sessions` records every end and the relay polls (docs/identity.md #17).
+   */
+  onSessionEnded(): void;
 }
 
 export async function createRegistry(
   env: IdentityEnv,
-  parts: { prisma: PrismaClient; redis: Redis; log: Logger; onMailQueued(): void },
+  parts: { prisma: PrismaClient; redis: Redis; log: Logger; onMailQueued(): void; onSessionEnded(): void },
 ): Promise<Registry> {
   const [hasher, commonPasswords, realm] = await Promise.all([
     createPasswordHasher(env.argon2, createConcurrencyLimiter(env.passwordHashing)),

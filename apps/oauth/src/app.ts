@@ -21,11 +21,14 @@ import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 import { createClientCacheLookups } from './metrics/client-cache-metrics.js';
 import { enabledGrants } from './protocol/grants/index.js';
+import { createBackchannelLogoutDeliveries } from './metrics/backchannel-logout-metrics.js';
 import { createRegistry } from './registry.js';
 import { authorizationServiceImplementation } from './rpc/authorization-service.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
 import { tokenServiceImplementation } from './rpc/token-service.js';
+import { openBackchannelLogoutQueue } from './session-events/backchannel-logout-queue.js';
+import { startSessionEventsWorker } from './session-events/session-events-worker.js';
 
 export interface OAuthDeps {
   env: OAuthEnv;
@@ -88,6 +91,18 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     clientsAccess,
     identityChannel,
   });
+  // Extensions X3: every session end, from identity's queue, and the logout tokens it sends.
+  const backchannel = openBackchannelLogoutQueue(registry, {
+    redisUrl: env.redisUrl,
+    redisKeyPrefix: env.redisKeyPrefix,
+    allowInsecureLoopback: env.allowInsecureLoopback,
+    deliveries: createBackchannelLogoutDeliveries(app.metrics),
+    log: logger.child({ component: 'backchannel-logout' }),
+  });
+  const sessionEvents = startSessionEventsWorker(
+    { ...registry, backchannel },
+    { redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix },
+  );
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
@@ -108,6 +123,8 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     keys,
     clientInvalidations: clientsAccess.invalidations,
     close: async () => {
+      await sessionEvents.close();
+      await backchannel.close();
       keys.close();
       // The last usage report still needs the clients channel.
       await clientsAccess.close();

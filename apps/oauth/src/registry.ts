@@ -13,6 +13,7 @@ import {
   HANDLE_TTL_SECONDS,
   type ConsentPrompt,
   type HandleStore,
+  type LogoutPrompt,
   type PendingAuthorization,
 } from './protocol/authorize/handle-store.js';
 import type { ClientRequestBudget } from './protocol/client-authentication/client-request-budget.js';
@@ -61,6 +62,8 @@ export interface Registry {
   pendingAuthorizations: HandleStore<PendingAuthorization>;
   /** Authorizations waiting for the consent decision. */
   consentPrompts: HandleStore<ConsentPrompt>;
+  /** Logouts waiting for the user's confirmation (extensions X3). */
+  logoutPrompts: HandleStore<LogoutPrompt>;
   /** Delegations are recorded in identity's audit log (docs/identity.md #14). */
   audit: AuditPort;
   /** ID-JAG acceptance; undefined while ENTERPRISE_ASSERTION_ENABLED is off. */
@@ -111,6 +114,11 @@ export function createRegistry(
     }),
     consentPrompts: new RedisHandleStore<ConsentPrompt>(redis, {
       namespace: 'consent-prompt',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    logoutPrompts: new RedisHandleStore<LogoutPrompt>(redis, {
+      namespace: 'logout-prompt',
       secretHashKey: env.secretHashKey,
       ttlSeconds: HANDLE_TTL_SECONDS,
     }),

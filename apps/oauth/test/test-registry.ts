@@ -6,7 +6,11 @@ import { createRedisClient } from '@authz/shared/redis';
 import { testLogger } from '@authz/shared/testing';
 import { loadOAuthEnv, type OAuthApp } from '../src/app.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
-import type { ConsentPrompt, PendingAuthorization } from '../src/protocol/authorize/handle-store.js';
+import type {
+  ConsentPrompt,
+  LogoutPrompt,
+  PendingAuthorization,
+} from '../src/protocol/authorize/handle-store.js';
 import type { Registry } from '../src/registry.js';
 import { clientsOverGrpc } from '../src/rpc/clients-client.js';
 import { identityOverGrpc } from '../src/rpc/identity-client.js';
@@ -51,6 +55,7 @@ export function openTestRegistry(
     authorizationCodes: new PrismaAuthorizationCodeStore(prisma),
     pendingAuthorizations: handles<PendingAuthorization>('pending-authorization'),
     consentPrompts: handles<ConsentPrompt>('consent-prompt'),
+    logoutPrompts: handles<LogoutPrompt>('logout-prompt'),
     audit: { recordDelegation: async () => undefined },
     enterprise: undefined,
     log: testLogger(),

@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { INACTIVE, introspect } from '../support/token-management.js';
 import { verifyAtJwks } from '../support/tokens.js';
@@ -71,10 +72,13 @@ describe('the authorization code flow (interface.md 4.3)', () => {
       exp: expect.any(Number),
       iat: expect.any(Number),
       auth_time: expect.any(Number),
+      // Extensions X3: the session's public id, as the access token's sid.
+      sid: decodeJwt(tokens.body.access_token as string).sid,
       nonce: 'n-0S6_WzA2Mj',
       email: user.email,
       email_verified: false,
     });
+    expect(idToken.sid).toMatch(/^[0-9a-f-]{36}$/);
     expect(idToken.auth_time).toBeLessThanOrEqual(idToken.iat!);
   });
 

@@ -78,6 +78,7 @@ describe('discovery documents', () => {
         'exp',
         'iat',
         'auth_time',
+        'sid',
         'nonce',
         'name',
         'email',
@@ -88,6 +89,11 @@ describe('discovery documents', () => {
       claims_parameter_supported: false,
       request_parameter_supported: false,
       request_uri_parameter_supported: false,
+      // Extensions X3.
+      end_session_endpoint: `${issuer}/oauth/logout`,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
+      frontchannel_logout_supported: false,
     });
   });
 

@@ -205,6 +205,18 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       },
       numRuns: runs(2000),
     },
+    {
+      // Extensions X3. Never a valid id_token_hint: ending the fixture's session would change
+      // what the routes checked after this one answer.
+      name: 'GET and POST /oauth/logout',
+      methods: ['GET', 'POST'],
+      path: path('/oauth/logout'),
+      query: logoutFields(world),
+      validQuery: validLogout(world),
+      body: { type: 'form', fields: logoutFields(world), valid: validLogout(world) },
+      headers: withSession,
+      numRuns: runs(2000),
+    },
   ];
 }
 
@@ -362,6 +374,29 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       numRuns: runs(2000),
     },
     {
+      name: 'GET and POST /ui/logout',
+      methods: ['GET', 'POST'],
+      path: path('/ui/logout'),
+      query: { handle },
+      body: {
+        type: 'form',
+        fields: { handle, csrf_token: field(world.csrfToken) },
+        valid: fc.constant<Pairs>([
+          ['handle', base64url43()],
+          ['csrf_token', world.csrfToken],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(2000),
+    },
+    {
+      name: 'GET /ui/signed-out',
+      methods: ['GET'],
+      path: path('/ui/signed-out'),
+      headers: withSession,
+      numRuns: runs(2000),
+    },
+    {
       name: 'GET /ui/resume/{handle}',
       methods: ['GET'],
       path: segment(base64url43()).map((value) => `/ui/resume/${value}`),
@@ -380,3 +415,30 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
     },
   ];
 }
+
+/** RP-Initiated Logout 1.0 section 2 parameters; the hint is a token of ours that is no ID token. */
+function logoutFields(world: HostileFixtures): Fields {
+  return {
+    id_token_hint: field(world.accessToken, world.refreshToken),
+    post_logout_redirect_uri: field(LOGGED_OUT, REDIRECT_URI, 'https://evil.example/'),
+    state: field('af0ifjsldkj'),
+    client_id: field(world.webApp.clientId, world.publicApp.clientId),
+    logout_hint: field(world.user.email),
+    ui_locales: field('en', 'fr-CA en'),
+  };
+}
+
+function validLogout(world: HostileFixtures): fc.Arbitrary<Pairs> {
+  return fc.constantFrom<Pairs>(
+    [
+      ['client_id', world.webApp.clientId],
+      ['state', 'xyz'],
+    ],
+    [
+      ['client_id', world.webApp.clientId],
+      ['post_logout_redirect_uri', REDIRECT_URI],
+    ],
+  );
+}
+
+const LOGGED_OUT = 'https://app.example/logged-out';

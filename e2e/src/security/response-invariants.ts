@@ -49,6 +49,9 @@ const OAUTH_ERRORS = new Set([
 const OAUTH_ROUTES = new Set([
   'GET /oauth/authorize',
   'POST /oauth/authorize',
+  // Extensions X3: RP-initiated logout renders its refusals like /oauth/authorize's.
+  'GET /oauth/logout',
+  'POST /oauth/logout',
   'POST /oauth/token',
   'POST /oauth/introspect',
   'POST /oauth/revoke',
@@ -141,7 +144,8 @@ function bodyProblems(response: ObservedResponse): string[] {
 
 function htmlProblems({ path, status, body }: ObservedResponse): string[] {
   const problems: string[] = [];
-  if (!path.startsWith('/ui/') && !(path.startsWith('/oauth/authorize') && status === 400)) {
+  const errorPage = /^\/oauth\/(authorize|logout)\b/.test(path) && status === 400;
+  if (!path.startsWith('/ui/') && !errorPage) {
     problems.push(`an HTML page at ${path}`);
   }
   if (!/^<!doctype html>/i.test(body.trimStart())) problems.push('HTML that is not a document');

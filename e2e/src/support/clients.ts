@@ -80,6 +80,9 @@ export function expectedView(overrides: Record<string, unknown>) {
     createdAt: expect.any(Number),
     updatedAt: expect.any(Number),
     lastUsedAt: null,
+    postLogoutRedirectUris: [],
+    backchannelLogoutUri: null,
+    backchannelLogoutSessionRequired: false,
     ...overrides,
   };
 }

@@ -47,6 +47,16 @@ export class RelyingParty {
     return `${this.origin}/callback`;
   }
 
+  /** Where RP-initiated logout returns (OIDC RP-Initiated Logout 1.0 section 3). */
+  get postLogoutRedirectUri(): string {
+    return `${this.origin}/logged-out`;
+  }
+
+  /** The end-session URL openid-client builds from discovery's end_session_endpoint. */
+  endSessionUrl(parameters: Record<string, string>): string {
+    return oidc.buildEndSessionUrl(this.configured(), parameters).href;
+  }
+
   /** Discovers the authorization server; call once the client is registered. */
   async configure(issuer: string, clientId: string, clientSecret: string): Promise<void> {
     this.config = await oidc.discovery(
@@ -71,6 +81,11 @@ export class RelyingParty {
     if (url.startsWith('/callback')) {
       const result = await this.finish(new URL(url, this.origin));
       const body = `<!doctype html><title>Signed in</title><pre id="result">${escape(JSON.stringify(result))}</pre>`;
+      return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+    }
+    if (url.startsWith('/logged-out')) {
+      const state = new URL(url, this.origin).searchParams.get('state');
+      const body = `<!doctype html><title>Signed out</title><pre id="logged-out">${escape(JSON.stringify({ state }))}</pre>`;
       return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
     }
     return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };

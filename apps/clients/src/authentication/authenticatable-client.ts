@@ -24,4 +24,7 @@ export type AuthenticatableClient = Pick<
   | 'source'
   | 'jwks'
   | 'jwksUri'
+  | 'postLogoutRedirectUris'
+  | 'backchannelLogoutUri'
+  | 'backchannelLogoutSessionRequired'
 >;

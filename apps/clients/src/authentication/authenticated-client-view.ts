@@ -21,5 +21,8 @@ export function toAuthenticatedClientMessage(
     requirePkce: client.requirePkce,
     name: client.name,
     ...(apiKeyId ? { apiKeyId } : {}),
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }

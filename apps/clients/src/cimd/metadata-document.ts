@@ -68,6 +68,9 @@ export function clientFromMetadataDocument(
     source: 'cimd',
     jwks: (config.jwks ?? null) as AuthenticatableClient['jwks'],
     jwksUri: config.jwksUri,
+    postLogoutRedirectUris: config.postLogoutRedirectUris,
+    backchannelLogoutUri: config.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: config.backchannelLogoutSessionRequired,
   };
 }
 
@@ -110,6 +113,9 @@ function documentConfig(
     enabled: true,
     jwks: metadata.jwks ?? null,
     jwksUri: metadata.jwksUri ?? null,
+    postLogoutRedirectUris: [...new Set(metadata.postLogoutRedirectUris ?? [])],
+    backchannelLogoutUri: metadata.backchannelLogoutUri ?? null,
+    backchannelLogoutSessionRequired: metadata.backchannelLogoutSessionRequired ?? false,
   };
 }
 

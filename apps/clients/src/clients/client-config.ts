@@ -14,6 +14,11 @@ export interface ClientConfig {
   /** Parsed JSON, or INVALID_JSON when the text was not JSON. */
   jwks: unknown;
   jwksUri: string | null;
+  /** Extensions X3 (OIDC RP-Initiated Logout 1.0 section 3.1). */
+  postLogoutRedirectUris: string[];
+  /** Extensions X3 (OIDC Back-Channel Logout 1.0 section 2.2). */
+  backchannelLogoutUri: string | null;
+  backchannelLogoutSessionRequired: boolean;
 }
 
 export const INVALID_JSON = Symbol('invalid JSON');
@@ -30,6 +35,9 @@ export const CREATE_DEFAULTS: ClientConfig = {
   enabled: true,
   jwks: null,
   jwksUri: null,
+  postLogoutRedirectUris: [],
+  backchannelLogoutUri: null,
+  backchannelLogoutSessionRequired: false,
 };
 
 export function configOf(client: Client): ClientConfig {
@@ -44,6 +52,9 @@ export function configOf(client: Client): ClientConfig {
     enabled: client.enabled,
     jwks: client.jwks,
     jwksUri: client.jwksUri,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    backchannelLogoutUri: client.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }
 
@@ -61,6 +72,14 @@ export function applySettings(base: ClientConfig, settings: ClientSettings | und
     enabled: settings.enabled ?? base.enabled,
     jwks: settings.jwks ? parseJson(settings.jwks.value) : base.jwks,
     jwksUri: settings.jwksUri ? (settings.jwksUri.value ?? null) : base.jwksUri,
+    postLogoutRedirectUris: settings.postLogoutRedirectUris
+      ? unique(settings.postLogoutRedirectUris.values)
+      : base.postLogoutRedirectUris,
+    backchannelLogoutUri: settings.backchannelLogoutUri
+      ? (settings.backchannelLogoutUri.value ?? null)
+      : base.backchannelLogoutUri,
+    backchannelLogoutSessionRequired:
+      settings.backchannelLogoutSessionRequired ?? base.backchannelLogoutSessionRequired,
   };
 }
 

@@ -19,5 +19,8 @@ export function toClientMessage(client: Client): MessageInitShape<typeof ClientS
     createdAt: BigInt(client.createdAt.getTime()),
     updatedAt: BigInt(client.updatedAt.getTime()),
     ...(client.lastUsedAt ? { lastUsedAt: BigInt(client.lastUsedAt.getTime()) } : {}),
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }

@@ -35,6 +35,7 @@ export function validateClientConfig(config: ClientConfig, context: ValidationCo
   if (context.checkScopes) checkScopes(config, context.allowedScopes, reject);
   checkGrantsAndResponses(config, context.grantTypes ?? GRANT_TYPES, reject);
   checkAuthMethod(config, context.allowInsecureLoopback ?? false, reject);
+  checkLogoutUris(config, context.allowInsecureLoopback ?? false, reject);
   if (problems.size > 0) {
     const details: FieldViolation[] = [...problems].map(([path, message]) => ({ path, message }));
     throw new ValidationError(details);
@@ -56,6 +57,11 @@ function checkStorableText(config: ClientConfig, reject: Reject): void {
   });
   if (config.jwksUri !== null && !isStorableText(config.jwksUri)) reject('jwksUri', UNSTORABLE_MESSAGE);
   if (holdsUnstorableString(config.jwks)) reject('jwks', UNSTORABLE_MESSAGE);
+  config.postLogoutRedirectUris.forEach((uri, index) => {
+    if (!isStorableText(uri)) reject(`postLogoutRedirectUris.${index}`, UNSTORABLE_MESSAGE);
+  });
+  if (config.backchannelLogoutUri !== null && !isStorableText(config.backchannelLogoutUri))
+    reject('backchannelLogoutUri', UNSTORABLE_MESSAGE);
 }
 
 // interface.md 2.2 / 8: 1-255 characters.
@@ -104,6 +110,25 @@ function checkGrantsAndResponses(config: ClientConfig, known: readonly string[],
   if (hasAuthorizationCode && !hasCode) reject('responseTypes', 'must contain code for authorization_code');
   if (hasCode && !hasAuthorizationCode) reject('responseTypes', 'code requires the authorization_code grant');
 }
+
+// Extensions X3: post-logout redirect URIs follow the redirect URI rules (OIDC RP-Initiated
+// Logout 1.0 section 3.1); the back-channel URI is https, without a fragment (Back-Channel
+// Logout 1.0 section 2.2), loopback http only under the test-only CIMD_ALLOW_INSECURE_LOOPBACK
+// since the server itself POSTs to it (docs/clients.md #20).
+function checkLogoutUris(config: ClientConfig, allowInsecureLoopback: boolean, reject: Reject): void {
+  config.postLogoutRedirectUris.forEach((uri, index) => {
+    if (!isAcceptableRedirectUri(uri)) reject(`postLogoutRedirectUris.${index}`, REDIRECT_URI_MESSAGE);
+  });
+  const backchannel = config.backchannelLogoutUri;
+  if (
+    backchannel !== null &&
+    (backchannel.length > 2048 || !isAcceptableJwksUri(backchannel, allowInsecureLoopback))
+  ) {
+    reject('backchannelLogoutUri', BACKCHANNEL_LOGOUT_URI_MESSAGE);
+  }
+}
+
+const BACKCHANNEL_LOGOUT_URI_MESSAGE = 'must be an absolute https URL without a fragment';
 
 // docs/decisions.md #16: private_key_jwt needs jwks or jwksUri, not both.
 function checkAuthMethod(config: ClientConfig, allowInsecureLoopback: boolean, reject: Reject): void {

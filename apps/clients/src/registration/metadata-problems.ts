@@ -13,6 +13,8 @@ const METADATA_NAMES: Record<string, string> = {
   tokenEndpointAuthMethod: 'token_endpoint_auth_method',
   jwks: 'jwks',
   jwksUri: 'jwks_uri',
+  postLogoutRedirectUris: 'post_logout_redirect_uris',
+  backchannelLogoutUri: 'backchannel_logout_uri',
 };
 
 /** RFC 7591 section 3.2.2: redirect URI problems first, else every metadata problem. */
@@ -34,5 +36,8 @@ function metadataName(path: string): string {
 }
 
 function renameFields(message: string): string {
-  return message.replace(/tokenEndpointAuthMethod|jwksUri/g, (field) => METADATA_NAMES[field] ?? field);
+  return message.replace(
+    /tokenEndpointAuthMethod|jwksUri|backchannelLogoutUri/g,
+    (field) => METADATA_NAMES[field] ?? field,
+  );
 }

@@ -85,6 +85,9 @@ function registeredConfig(
     enabled: true,
     jwks: metadata.jwks ?? null,
     jwksUri: metadata.jwksUri ?? null,
+    postLogoutRedirectUris: unique(metadata.postLogoutRedirectUris ?? []),
+    backchannelLogoutUri: metadata.backchannelLogoutUri ?? null,
+    backchannelLogoutSessionRequired: metadata.backchannelLogoutSessionRequired ?? false,
   };
 }
 

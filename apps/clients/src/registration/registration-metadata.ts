@@ -21,6 +21,11 @@ export interface RegistrationMetadata {
   isAgent?: boolean;
   /** The space-separated `agent_scope_modes` (interface.md 2.2 cap, docs/clients.md #19), split. */
   agentScopeModes?: string[];
+  /** OIDC RP-Initiated Logout 1.0 section 3.1. */
+  postLogoutRedirectUris?: string[];
+  /** OIDC Back-Channel Logout 1.0 section 2.2. */
+  backchannelLogoutUri?: string;
+  backchannelLogoutSessionRequired?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -53,7 +58,23 @@ export function parseRegistrationMetadata(text: string): RegistrationMetadata {
   }
   const modes = stringMember(body, 'agent_scope_modes');
   if (modes !== undefined) metadata.agentScopeModes = modes.split(' ').filter(Boolean);
+  readLogoutMetadata(body, metadata);
   return metadata;
+}
+
+// Extensions X3: the logout members of OIDC RP-Initiated and Back-Channel Logout 1.0.
+function readLogoutMetadata(body: Json, metadata: RegistrationMetadata): void {
+  const postLogout = stringList(body, 'post_logout_redirect_uris');
+  if (postLogout) metadata.postLogoutRedirectUris = postLogout;
+  const backchannel = stringMember(body, 'backchannel_logout_uri');
+  if (backchannel !== undefined) metadata.backchannelLogoutUri = backchannel;
+  const sessionRequired = body.backchannel_logout_session_required;
+  if (sessionRequired !== undefined) {
+    if (typeof sessionRequired !== 'boolean') {
+      throw invalid('backchannel_logout_session_required must be a boolean');
+    }
+    metadata.backchannelLogoutSessionRequired = sessionRequired;
+  }
 }
 
 function parseObject(text: string): Json {

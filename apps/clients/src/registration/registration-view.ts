@@ -22,5 +22,8 @@ export function toRegistrationMessage({
     ...(client.jwksUri !== null ? { jwksUri: client.jwksUri } : {}),
     isAgent: client.isAgent,
     ...(client.agentScopeModes.length > 0 ? { agentScopeModes: client.agentScopeModes.join(' ') } : {}),
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }

@@ -88,6 +88,8 @@ describe('ResolveClient: stored clients', () => {
       source: 'pre_registered',
       redirectUris: ['https://app.example/callback', 'http://127.0.0.1:8400/cb'],
       requirePkce: true,
+      postLogoutRedirectUris: [],
+      backchannelLogoutSessionRequired: false,
     });
     expect(await storedRow(id)).toBe(before);
     expect(clients.invalidations.length).toBe(published);
@@ -122,6 +124,8 @@ describe('ResolveClient: stored clients', () => {
       source: 'dynamic',
       redirectUris: ['https://agent.example/cb'],
       requirePkce: true,
+      postLogoutRedirectUris: [],
+      backchannelLogoutSessionRequired: false,
     });
   });
 
@@ -205,6 +209,8 @@ describe('ResolveClient: client ID metadata documents', () => {
       source: 'cimd',
       redirectUris: ['https://notes.example/callback'],
       requirePkce: true,
+      postLogoutRedirectUris: [],
+      backchannelLogoutSessionRequired: false,
     });
     const authenticated = await clients.client.authenticateClient({
       bodyClientId: clientId,

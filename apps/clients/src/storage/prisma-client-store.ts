@@ -82,5 +82,8 @@ function configData(config: ClientConfig) {
     enabled: config.enabled,
     jwks: config.jwks === null ? Prisma.DbNull : (config.jwks as Prisma.InputJsonValue),
     jwksUri: config.jwksUri,
+    postLogoutRedirectUris: config.postLogoutRedirectUris,
+    backchannelLogoutUri: config.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: config.backchannelLogoutSessionRequired,
   };
 }

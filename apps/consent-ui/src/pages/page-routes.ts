@@ -10,6 +10,8 @@ import type { Registry } from '../registry.js';
 import type { Route } from './route.js';
 import { resumeAuthorization } from './authorization/resume-page.js';
 import { showStyleSheet } from './shared/style-sheet-page.js';
+import { showLogoutPage, submitLogout } from './sign-out/logout-page.js';
+import { showSignedOutPage } from './sign-out/signed-out-page.js';
 import { WALLET_ROUTES } from './wallet/wallet-routes.js';
 import {
   badRequestPage,
@@ -19,11 +21,13 @@ import {
   tooManyAttemptsPage,
 } from './status/status-pages.js';
 
-/** interface.md 4.5. The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
+/** interface.md 4.5, extensions X3 (logout). The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
 const ROUTES: readonly Route[] = [
   { path: HOSTED_PAGE_PATHS.login, methods: { GET: showLoginPage, POST: submitLogin } },
   { path: HOSTED_PAGE_PATHS.consent, methods: { GET: showConsentPage, POST: submitConsent } },
   { path: HOSTED_PAGE_PATHS.resume, takesSegment: true, methods: { GET: resumeAuthorization } },
+  { path: HOSTED_PAGE_PATHS.logout, methods: { GET: showLogoutPage, POST: submitLogout } },
+  { path: HOSTED_PAGE_PATHS.signedOut, methods: { GET: showSignedOutPage } },
   { path: STYLE_SHEET_PATH, methods: { GET: showStyleSheet } },
   ...WALLET_ROUTES,
 ];

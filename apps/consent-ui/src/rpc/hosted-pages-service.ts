@@ -53,6 +53,7 @@ function outcomeToWire(result: PageResult): MessageInitShape<typeof RenderPageRe
   if (signIn?.kind === 'signed_in') {
     return { outcome: { case: 'signedIn', value: { sessionToken: signIn.sessionToken, page } } };
   }
+  if (result.signedOut) return { outcome: { case: 'signedOut', value: { page } } };
   if (signIn?.kind === 'failed') {
     return { outcome: { case: 'signInFailed', value: { reason: FAILURES[signIn.reason], page } } };
   }

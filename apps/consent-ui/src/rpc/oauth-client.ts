@@ -1,7 +1,15 @@
-import type { AuthorizationOutcome as WireOutcome, AuthorizationService } from '@authz/proto/oauth/v1/oauth';
+import type {
+  AuthorizationOutcome as WireOutcome,
+  AuthorizationService,
+  LogoutOutcome as WireLogoutOutcome,
+} from '@authz/proto/oauth/v1/oauth';
 import { InternalError } from '@authz/shared/errors';
 import type { ServiceClient } from '@authz/shared/grpc';
-import type { AuthorizationOutcome, AuthorizationPort } from '../pages/authorization/authorization-port.js';
+import type {
+  AuthorizationOutcome,
+  AuthorizationPort,
+  LogoutOutcome,
+} from '../pages/authorization/authorization-port.js';
 
 /** AuthorizationPort over the oauth service's gRPC contract; its AppErrors arrive rebuilt. */
 export function authorizationOverGrpc(client: ServiceClient<typeof AuthorizationService>): AuthorizationPort {
@@ -26,7 +34,25 @@ export function authorizationOverGrpc(client: ServiceClient<typeof Authorization
     async decideConsent(request) {
       return fromWire((await client.decideConsent(request)).outcome);
     },
+    async getLogoutPrompt(request) {
+      const { clientName, redirectOrigin } = await client.getLogoutPrompt(request);
+      return { clientName, redirectOrigin };
+    },
+    async confirmLogout(request) {
+      return logoutFromWire((await client.confirmLogout(request)).outcome);
+    },
   };
+}
+
+function logoutFromWire(outcome: WireLogoutOutcome | undefined): LogoutOutcome {
+  const next = outcome?.next;
+  const clearSessionCookie = outcome?.clearSessionCookie ?? false;
+  if (next?.case === 'redirectTo') return { kind: 'redirect', location: next.value, clearSessionCookie };
+  if (next?.case === 'errorPage') {
+    const { error, errorDescription: description } = next.value;
+    return { kind: 'error-page', error, description, clearSessionCookie };
+  }
+  throw new InternalError({ detail: 'oauth answered without a logout outcome' });
 }
 
 function fromWire(outcome: WireOutcome | undefined): AuthorizationOutcome {

@@ -13,6 +13,9 @@ export interface ClientSettingsBody {
   enabled?: boolean;
   jwks?: Record<string, unknown> | null;
   jwksUri?: string | null;
+  postLogoutRedirectUris?: string[];
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
 }
 
 /**
@@ -37,5 +40,14 @@ export function toClientSettings(body: ClientSettingsBody): MessageInitShape<typ
       ? {}
       : { jwks: nullable(body.jwks === null ? null : JSON.stringify(body.jwks)) }),
     ...(body.jwksUri === undefined ? {} : { jwksUri: nullable(body.jwksUri) }),
+    ...(body.postLogoutRedirectUris === undefined
+      ? {}
+      : { postLogoutRedirectUris: list(body.postLogoutRedirectUris) }),
+    ...(body.backchannelLogoutUri === undefined
+      ? {}
+      : { backchannelLogoutUri: nullable(body.backchannelLogoutUri) }),
+    ...(body.backchannelLogoutSessionRequired === undefined
+      ? {}
+      : { backchannelLogoutSessionRequired: body.backchannelLogoutSessionRequired }),
   };
 }

@@ -17,6 +17,9 @@ export function toClientView(client: Client) {
     createdAt: Number(client.createdAt),
     updatedAt: Number(client.updatedAt),
     lastUsedAt: client.lastUsedAt === undefined ? null : Number(client.lastUsedAt),
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    backchannelLogoutUri: client.backchannelLogoutUri ?? null,
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { RegisterClientResponse } from '@authz/proto/clients/v1/clients';
 import type { FastifyInstance } from 'fastify';
 import { noStore } from '../http/no-store.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
@@ -48,6 +49,12 @@ const registrationResponse = {
       description: 'Whether the client registered as an agent (acting for users through token exchange).',
     },
     agent_scope_modes: { type: 'string', description: 'When registered: the agent scope cap.' },
+    post_logout_redirect_uris: { ...strings, description: 'When registered (RP-Initiated Logout 1.0).' },
+    backchannel_logout_uri: { type: 'string', description: 'When registered (Back-Channel Logout 1.0).' },
+    backchannel_logout_session_required: {
+      type: 'boolean',
+      description: 'With backchannel_logout_uri.',
+    },
   },
 } as const;
 
@@ -89,7 +96,24 @@ export async function registrationRoute(
           ...(registered.agentScopeModes === undefined
             ? {}
             : { agent_scope_modes: registered.agentScopeModes }),
+          ...logoutMetadata(registered),
         });
     },
   );
+}
+
+// Extensions X3: the logout members only when registered, so clients that do not use them see
+// the response they always did (docs/clients.md #20).
+function logoutMetadata(registered: RegisterClientResponse) {
+  return {
+    ...(registered.postLogoutRedirectUris.length === 0
+      ? {}
+      : { post_logout_redirect_uris: registered.postLogoutRedirectUris }),
+    ...(registered.backchannelLogoutUri === undefined
+      ? {}
+      : {
+          backchannel_logout_uri: registered.backchannelLogoutUri,
+          backchannel_logout_session_required: registered.backchannelLogoutSessionRequired,
+        }),
+  };
 }

@@ -28,6 +28,20 @@ const settings = {
   // docs/decisions.md #16 (extension): keys for private_key_jwt.
   jwks: { type: ['object', 'null'], description: 'A JWK Set of public keys for private_key_jwt.' },
   jwksUri: { ...nullableString, description: 'Where the JWK Set for private_key_jwt is published.' },
+  // Extensions X3: OpenID Connect RP-Initiated and Back-Channel Logout 1.0.
+  postLogoutRedirectUris: {
+    ...stringList,
+    description:
+      'Where RP-initiated logout may send the browser back: the rules of redirectUris, compared exactly.',
+  },
+  backchannelLogoutUri: {
+    ...nullableString,
+    description: 'An absolute https URL without a fragment that receives logout tokens; null clears it.',
+  },
+  backchannelLogoutSessionRequired: {
+    type: 'boolean',
+    description: 'Whether logout tokens must carry `sid` (they always do).',
+  },
 } as const;
 
 /**
@@ -89,6 +103,9 @@ const clientProperties = {
   createdAt: timestamp,
   updatedAt: timestamp,
   lastUsedAt: nullableTimestamp,
+  postLogoutRedirectUris: strings,
+  backchannelLogoutUri: { type: ['string', 'null'] },
+  backchannelLogoutSessionRequired: { type: 'boolean' },
 } as const;
 
 /** interface.md 2.2. */

@@ -1,6 +1,6 @@
 import { SignInFailure, type Page, type RenderPageResponse } from '@authz/proto/consentui/v1/consentui';
 import { InternalError } from '@authz/shared/errors';
-import { sessionCookie } from '../http/cookies.js';
+import { clearedSessionCookie, sessionCookie } from '../http/cookies.js';
 
 /**
  * The page of a RenderPage answer as the browser gets it. A sign-in's session cookie is built
@@ -18,6 +18,10 @@ export function pageOf({ outcome }: RenderPageResponse): Page {
       const answer = requirePage(page);
       const session = sessionCookie(sessionToken, cookieMaxAgeSeconds);
       return { ...answer, setCookies: [session, ...answer.setCookies] };
+    }
+    case 'signedOut': {
+      const answer = requirePage(outcome.value.page);
+      return { ...answer, setCookies: [clearedSessionCookie(), ...answer.setCookies] };
     }
     default:
       throw new InternalError({ detail: 'consent-ui answered no outcome' });

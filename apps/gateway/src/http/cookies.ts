@@ -18,6 +18,15 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return sessionTokenOf(requestCookies(request));
 }
 
+/**
+ * Extensions X3: the Set-Cookie value that removes the session cookie once its session ended
+ * (RFC 6265 section 5.3 step 11: Max-Age=0 expires it at once), with the same attributes the
+ * `__Host-` prefix requires.
+ */
+export function clearedSessionCookie(): string {
+  return `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
+}
+
 /** RFC 6265 section 4.1.1 cookie-octet: what a value may hold without quoting. */
 const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+$/;
 

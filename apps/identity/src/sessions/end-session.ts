@@ -9,7 +9,7 @@ import type { SessionStore } from './session-store.js';
  * else's session changes nothing and answers the same; only an actual end is audited.
  */
 export async function endSession(
-  deps: { sessions: Pick<SessionStore, 'end'>; audit: AuditLog },
+  deps: { sessions: Pick<SessionStore, 'end'>; audit: AuditLog; onSessionEnded(): void },
   request: EndSessionRequest,
 ): Promise<void> {
   const problems: FieldViolation[] = [];
@@ -23,5 +23,7 @@ export async function endSession(
       origin: request.origin,
       details: { sessionId: request.sessionId },
     });
+    // The end is already in the outbox (its trigger); this only relays it without waiting.
+    deps.onSessionEnded();
   }
 }

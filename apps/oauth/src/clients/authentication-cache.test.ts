@@ -19,6 +19,8 @@ function client(clientId: string): AuthenticatedClient {
     agentScopeModes: [],
     redirectUris: [],
     requirePkce: true,
+    postLogoutRedirectUris: [],
+    backchannelLogoutSessionRequired: false,
   };
 }
 

@@ -25,6 +25,8 @@ const backend: AuthenticatedClient = {
   agentScopeModes: [],
   redirectUris: [],
   requirePkce: true,
+  postLogoutRedirectUris: [],
+  backchannelLogoutSessionRequired: false,
 };
 
 const basic = (clientSecret: string): PresentedClientCredentials => ({

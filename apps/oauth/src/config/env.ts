@@ -71,7 +71,10 @@ const settingsSchema = z.object({
     .default('')
     .transform((value) => value.split(/\s+/).filter(Boolean))
     .pipe(z.array(envUrl(['http', 'https']))),
-  /** Test-only: trusted issuers' loopback http jwks_uri, fetched from loopback addresses. */
+  /**
+   * Test-only: trusted issuers' loopback http jwks_uri and clients' loopback http back-channel
+   * logout URIs, reached on loopback addresses.
+   */
   CIMD_ALLOW_INSECURE_LOOPBACK: envBoolean(false),
 });
 
@@ -105,6 +108,8 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     },
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     cimdEnabled: settings.CIMD_ENABLED,
+    /** Test-only: back-channel logout URIs on loopback http, reached on loopback addresses. */
+    allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
     signingKeyReloadIntervalMs: settings.SIGNING_KEY_RELOAD_INTERVAL_MS,
     enterprise: {
       enabled: settings.ENTERPRISE_ASSERTION_ENABLED,

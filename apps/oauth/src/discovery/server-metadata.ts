@@ -73,6 +73,7 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
       'exp',
       'iat',
       'auth_time',
+      'sid',
       'nonce',
       'name',
       'email',
@@ -85,5 +86,11 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
+    // Extensions X3: RP-Initiated Logout 1.0 section 2.1, Back-Channel Logout 1.0 section 2.1
+    // (logout tokens carry sid), Front-Channel Logout 1.0 section 3 (not offered).
+    end_session_endpoint: `${config.issuer}/oauth/logout`,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: false,
   };
 }

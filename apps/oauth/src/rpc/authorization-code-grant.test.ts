@@ -110,13 +110,14 @@ describe('authorization_code grant: tokens', () => {
     const { payload: idToken, protectedHeader } = await oauth.verifyWithJwks(tokens.idToken!);
     expect(protectedHeader).toEqual({ alg: 'EdDSA', typ: 'JWT', kid: expect.any(String) });
     expect(Object.keys(idToken).sort()).toEqual(
-      ['aud', 'auth_time', 'email', 'email_verified', 'exp', 'iat', 'iss', 'nonce', 'sub'].sort(),
+      ['aud', 'auth_time', 'email', 'email_verified', 'exp', 'iat', 'iss', 'nonce', 'sid', 'sub'].sort(),
     );
     expect(idToken).toMatchObject({
       iss: ISSUER,
       sub: alice.id,
       aud: web.clientId,
       auth_time: session.authTime,
+      sid: session.sessionId,
       nonce: 'n-456',
       email: alice.email,
       email_verified: false,

@@ -1,4 +1,5 @@
 import type {
+  LogoutOutcomeSchema,
   AuthorizationOutcomeSchema,
   AuthorizationService,
   RequestOrigin as WireOrigin,
@@ -10,6 +11,9 @@ import { authorize } from '../protocol/authorize/authorize.js';
 import { decideConsent, getConsentPrompt } from '../protocol/authorize/consent-decision.js';
 import { getPendingAuthorization, resumeAuthorization } from '../protocol/authorize/resume-authorization.js';
 import { listConsents, revokeConsent } from '../protocol/consent/consents.js';
+import { endSession } from '../protocol/logout/end-session.js';
+import type { LogoutOutcome } from '../protocol/logout/logout-outcome.js';
+import { confirmLogout, getLogoutPrompt } from '../protocol/logout/logout-prompt.js';
 import type { RequestOrigin } from '../protocol/identity-port.js';
 import type { Registry } from '../registry.js';
 
@@ -55,7 +59,32 @@ export function authorizationServiceImplementation(
       await revokeConsent(deps, userId, consentId);
       return {};
     },
+    async endSession({ parameters, sessionToken, origin }) {
+      const outcome = await endSession(deps, {
+        parameters: parameters.map(({ name, value }) => ({ name, value })),
+        ...(sessionToken ? { sessionToken } : {}),
+        origin: fromWire(origin),
+      });
+      return { outcome: logoutOutcomeToWire(outcome) };
+    },
+    async getLogoutPrompt({ handle, sessionToken }) {
+      return getLogoutPrompt(deps, handle, sessionToken);
+    },
+    async confirmLogout({ handle, sessionToken, origin }) {
+      const outcome = await confirmLogout(deps, { handle, sessionToken, origin: fromWire(origin) });
+      return { outcome: logoutOutcomeToWire(outcome) };
+    },
   };
+}
+
+function logoutOutcomeToWire({
+  next,
+  clearSessionCookie,
+}: LogoutOutcome): MessageInitShape<typeof LogoutOutcomeSchema> {
+  if ('redirectTo' in next)
+    return { next: { case: 'redirectTo', value: next.redirectTo }, clearSessionCookie };
+  const { error, description } = next.errorPage;
+  return { next: { case: 'errorPage', value: { error, errorDescription: description } }, clearSessionCookie };
 }
 
 function outcomeToWire(outcome: AuthorizationOutcome): MessageInitShape<typeof AuthorizationOutcomeSchema> {

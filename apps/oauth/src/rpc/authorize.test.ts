@@ -228,7 +228,12 @@ describe('Authorize: once the client is trusted, errors go back to it with state
         'resource must be an absolute URI without a fragment',
       ],
       [web, { prompt: 'none login' }, 'invalid_request', 'prompt=none cannot be combined with other values'],
-      [web, { prompt: 'select_account' }, 'invalid_request', 'Unsupported prompt value select_account'],
+      [
+        web,
+        { prompt: 'select_account' },
+        'invalid_request',
+        'prompt=select_account is not supported: a browser session holds one account',
+      ],
       [web, { prompt: 'login bogus' }, 'invalid_request', 'Unsupported prompt value bogus'],
       [web, { max_age: '-1' }, 'invalid_request', 'max_age must be a non-negative integer'],
       [web, { max_age: '1.5' }, 'invalid_request', 'max_age must be a non-negative integer'],

@@ -46,5 +46,8 @@ function toAuthenticatedClient(client: WireAuthenticatedClient | undefined): Aut
     agentScopeModes: client.agentScopeModes,
     redirectUris: client.redirectUris,
     requirePkce: client.requirePkce,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    ...(client.backchannelLogoutUri ? { backchannelLogoutUri: client.backchannelLogoutUri } : {}),
+    backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
   };
 }

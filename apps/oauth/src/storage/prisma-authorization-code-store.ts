@@ -83,9 +83,30 @@ export class PrismaAuthorizationCodeStore implements AuthorizationCodeStore {
     };
   }
 
-  async liveAccessTokensOfConsent(consentId: string, now: Date): Promise<LiveAccessToken[]> {
+  liveAccessTokensOfConsent(consentId: string, now: Date): Promise<LiveAccessToken[]> {
+    return this.liveAccessTokens({ consentId }, now);
+  }
+
+  liveAccessTokensOfSession(sessionId: string, now: Date): Promise<LiveAccessToken[]> {
+    return this.liveAccessTokens({ sessionId }, now);
+  }
+
+  async clientsOfSession(sessionId: string): Promise<string[]> {
     const rows = await this.prisma.authorizationCode.findMany({
-      where: { consentId, accessTokenExpiresAt: { gt: now } },
+      where: { sessionId },
+      distinct: ['clientId'],
+      select: { clientId: true },
+      orderBy: { clientId: 'asc' },
+    });
+    return rows.map((row) => row.clientId);
+  }
+
+  private async liveAccessTokens(
+    where: { consentId: string } | { sessionId: string },
+    now: Date,
+  ): Promise<LiveAccessToken[]> {
+    const rows = await this.prisma.authorizationCode.findMany({
+      where: { ...where, accessTokenExpiresAt: { gt: now } },
       select: { accessTokenJti: true, accessTokenExpiresAt: true },
     });
     return rows.flatMap(({ accessTokenJti, accessTokenExpiresAt }) =>

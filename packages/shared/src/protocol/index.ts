@@ -37,6 +37,9 @@ export const HOSTED_PAGE_PATHS = {
   walletLink: '/ui/wallet-link',
   /** Where a same-device wallet sends the browser back, with the response code (docs/wallet.md #18). */
   walletReturn: '/ui/wallet-return',
+  /** Extensions X3: the logout confirmation and the page after a logout. */
+  logout: '/ui/logout',
+  signedOut: '/ui/signed-out',
 } as const;
 
 /** docs/wallet.md #19: starting a wallet link needs a sign-in at most this many seconds old. */

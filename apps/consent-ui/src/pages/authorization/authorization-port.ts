@@ -23,6 +23,17 @@ export interface ConsentPrompt {
   redirectOrigin: string;
 }
 
+/** Extensions X3: where a logout goes on; `clearSessionCookie` when the browser's session ended. */
+export type LogoutOutcome = AuthorizationOutcome & { clearSessionCookie: boolean };
+
+/** A logout waiting for the user's confirmation. */
+export interface LogoutPrompt {
+  /** The client that asked; '' when none was named. */
+  clientName: string;
+  /** The origin of the post-logout redirect URI; '' when none was given. */
+  redirectOrigin: string;
+}
+
 /** Every call answers NotFoundError for an unknown, used or expired handle (or another user's). */
 export interface AuthorizationPort {
   getPendingAuthorization(handle: string): Promise<PendingAuthorization>;
@@ -38,4 +49,10 @@ export interface AuthorizationPort {
     allow: boolean;
     origin: RequestOrigin;
   }): Promise<AuthorizationOutcome>;
+  getLogoutPrompt(request: { handle: string; sessionToken: string }): Promise<LogoutPrompt>;
+  confirmLogout(request: {
+    handle: string;
+    sessionToken: string;
+    origin: RequestOrigin;
+  }): Promise<LogoutOutcome>;
 }

@@ -13,6 +13,8 @@ export interface Links {
   login(handle?: string): string;
   resume(handle: string): string;
   consent(): string;
+  /** Extensions X3: the logout confirmation's form target. */
+  logout(): string;
   styleSheet(): string;
 }
 
@@ -25,6 +27,7 @@ export function hostedLinks(issuer: string, styleSheetVersion: string): Links {
         : `${base}${HOSTED_PAGE_PATHS.login}?handle=${encodeURIComponent(handle)}`,
     resume: (handle) => `${base}${HOSTED_PAGE_PATHS.resume}/${encodeURIComponent(handle)}`,
     consent: () => `${base}${HOSTED_PAGE_PATHS.consent}`,
+    logout: () => `${base}${HOSTED_PAGE_PATHS.logout}`,
     styleSheet: () => `${base}${STYLE_SHEET_PATH}?v=${styleSheetVersion}`,
   };
 }

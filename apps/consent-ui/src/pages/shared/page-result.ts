@@ -21,6 +21,11 @@ export interface PageResult {
    * setCookies: the gateway builds its cookie from the token (docs/hosted-pages.md #2).
    */
   signIn?: SignInOutcome;
+  /**
+   * The browser's session ended here (a confirmed logout): the gateway clears the session
+   * cookie with its own cookie code (consentui.proto SignedOut).
+   */
+  signedOut?: boolean;
 }
 
 export type SignInOutcome =
@@ -30,6 +35,11 @@ export type SignInOutcome =
 /** The page that ends a sign-in: the browser session opened, the page going on from it. */
 export function signedIn(page: PageResult, sessionToken: string): PageResult {
   return { ...page, signIn: { kind: 'signed_in', sessionToken } };
+}
+
+/** The page that ends a confirmed logout: the browser session is gone. */
+export function signedOut(page: PageResult): PageResult {
+  return { ...page, signedOut: true };
 }
 
 /** The page that answers a refused sign-in. */

@@ -50,4 +50,8 @@ export interface AuthorizationCodeStore {
   markReused(id: string, now: Date): Promise<IssuedTokens | undefined>;
   /** The access tokens issued from codes of a consent that are still live. */
   liveAccessTokensOfConsent(consentId: string, now: Date): Promise<LiveAccessToken[]>;
+  /** The access tokens issued from codes of an identity session that are still live. */
+  liveAccessTokensOfSession(sessionId: string, now: Date): Promise<LiveAccessToken[]>;
+  /** The clients that were issued a code in an identity session, each once. */
+  clientsOfSession(sessionId: string): Promise<string[]>;
 }

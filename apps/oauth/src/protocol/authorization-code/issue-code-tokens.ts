@@ -53,6 +53,7 @@ export async function issueCodeTokens(
           user,
           clientId: client.clientId,
           authTime: code.authTime,
+          sessionId: code.sessionId,
           ...(code.nonce === undefined ? {} : { nonce: code.nonce }),
           scope,
         },

@@ -12,6 +12,7 @@ import {
 import { readAuthorizationParameters, type AuthorizationParameters } from './authorization-parameters.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { findBrowserSession, isLoginNeeded } from './browser-session.js';
+import { checkIdTokenHint } from './check-id-token-hint.js';
 import { checkRedirectUri, type CheckedRedirectUri } from './check-redirect-uri.js';
 import { continueAuthorization } from './continue-authorization.js';
 import { mayRedirectErrors } from './may-redirect-errors.js';
@@ -29,6 +30,7 @@ export interface AuthorizeRequest {
 export type AuthorizeDeps = Pick<
   Registry,
   | 'config'
+  | 'keys'
   | 'clients'
   | 'identity'
   | 'consents'
@@ -75,13 +77,16 @@ async function authorizeTrusted(
   sessionToken: string | undefined,
 ): Promise<AuthorizationOutcome> {
   const request = validateAuthorizationRequest(client, redirect, parameters);
+  const hint = await checkIdTokenHint(deps, parameters.values, client.clientId);
   const session = await findBrowserSession(deps, sessionToken);
   const now = Math.floor(Date.now() / 1000);
-  if (!session || isLoginNeeded(request, session, now)) {
+  // OIDC Core 3.1.2.2: a session of another user than the hint names does not answer for it.
+  const otherUser = hint !== undefined && session !== undefined && session.user.id !== hint.sub;
+  if (!session || otherUser || isLoginNeeded(request, session, now)) {
     if (request.prompt.includes('none')) {
       throw new LoginRequiredError({ message: 'The user must sign in' });
     }
-    return redirectToLogin(deps, request, now);
+    return redirectToLogin(deps, request, now, otherUser);
   }
   return continueAuthorization(deps, request, session);
 }
@@ -91,11 +96,12 @@ async function redirectToLogin(
   deps: AuthorizeDeps,
   request: AuthorizationRequest,
   now: number,
+  otherUser = false,
 ): Promise<AuthorizationOutcome> {
   const handle = await deps.pendingAuthorizations.create({
     request,
     createdAt: now,
-    freshLoginRequired: request.prompt.includes('login') || request.maxAge !== undefined,
+    freshLoginRequired: request.prompt.includes('login') || request.maxAge !== undefined || otherUser,
   });
   return redirectToHostedPage(deps.config.issuer, 'login', handle);
 }

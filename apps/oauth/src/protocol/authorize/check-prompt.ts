@@ -10,6 +10,11 @@ const SUPPORTED: readonly string[] = ['none', 'login', 'consent'] satisfies Prom
  */
 export function checkPrompt(values: TokenParameters): Prompt[] {
   const prompt = [...new Set((values.get('prompt') ?? '').split(' ').filter((value) => value !== ''))];
+  if (prompt.includes('select_account')) {
+    throw new InvalidRequestError({
+      message: 'prompt=select_account is not supported: a browser session holds one account',
+    });
+  }
   const unsupported = prompt.find((value) => !SUPPORTED.includes(value));
   if (unsupported !== undefined) {
     throw new InvalidRequestError({ message: `Unsupported prompt value ${unsupported}` });

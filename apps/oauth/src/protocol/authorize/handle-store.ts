@@ -1,3 +1,4 @@
+import type { LogoutDestination } from '../logout/logout-outcome.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 
 /**
@@ -36,4 +37,11 @@ export interface ConsentPrompt {
   sessionId: string;
   /** Epoch seconds (OIDC auth_time of that session). */
   authTime: number;
+}
+
+/** A logout waiting for the user's confirmation, bound to the browser session that saw it (extensions X3). */
+export interface LogoutPrompt extends LogoutDestination {
+  sessionId: string;
+  userId: string;
+  clientName?: string;
 }

@@ -21,6 +21,11 @@ export interface AuthenticatedClient {
   agentScopeModes: readonly string[];
   redirectUris: readonly string[];
   requirePkce: boolean;
+  /** Extensions X3: where RP-initiated logout may redirect (exact strings). */
+  postLogoutRedirectUris: readonly string[];
+  /** Extensions X3: where logout tokens are POSTed (OIDC Back-Channel Logout 1.0 section 2.2). */
+  backchannelLogoutUri?: string;
+  backchannelLogoutSessionRequired: boolean;
 }
 
 // interface.md 2.5: more than one entry gives an array, exactly one that string, none the client id.

@@ -21,4 +21,6 @@ export const FIRST_PARTY_CLIENT: AuthenticatedClient = {
   agentScopeModes: [],
   redirectUris: [],
   requirePkce: true,
+  postLogoutRedirectUris: [],
+  backchannelLogoutSessionRequired: false,
 };

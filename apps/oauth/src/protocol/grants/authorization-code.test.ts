@@ -70,6 +70,8 @@ function withReuseBeforeRecord(registry: Registry): Registry {
     redeem: (id, now) => store.redeem(id, now),
     markReused: (id, now) => store.markReused(id, now),
     liveAccessTokensOfConsent: (id, now) => store.liveAccessTokensOfConsent(id, now),
+    liveAccessTokensOfSession: (id, now) => store.liveAccessTokensOfSession(id, now),
+    clientsOfSession: (id) => store.clientsOfSession(id),
     async recordIssued(id, issued) {
       expect(await store.markReused(id, new Date())).toBeUndefined();
       return store.recordIssued(id, issued);

@@ -7,13 +7,16 @@ export interface IdTokenSubject {
   clientId: string;
   /** Epoch seconds of the authentication (OIDC Core 2 auth_time). */
   authTime: number;
+  /** The identity session's public id (extensions X3: the `sid` claim), never its cookie value. */
+  sessionId: string;
   nonce?: string;
   scope: readonly string[];
 }
 
 /**
  * OIDC Core 2 and 3.1.3.6, interface.md 2.5: an EdDSA JWT (docs/decisions.md #11) signed with the active
- * key, aud the client id, the access token's lifetime. name whenever the user has one (not
+ * key, aud the client id, the access token's lifetime; auth_time always and sid always
+ * (docs/authorization.md #14, extensions X3). name whenever the user has one (not
  * scope-gated, interface.md 2.5); email and email_verified only under the email scope, from the
  * account itself (docs/authorization.md #14).
  */
@@ -27,6 +30,8 @@ export async function mintIdToken(
   const { user } = subject;
   const claims = {
     auth_time: subject.authTime,
+    // OIDC Back-Channel Logout 1.0 section 2.1: the session a logout token will name.
+    sid: subject.sessionId,
     ...(subject.nonce === undefined ? {} : { nonce: subject.nonce }),
     ...(user.name === undefined ? {} : { name: user.name }),
     ...(subject.scope.includes('email') ? { email: user.email, email_verified: user.emailVerified } : {}),

@@ -1,0 +1,13 @@
+import type { SessionEndOutbox as SessionEndRow } from '../generated/prisma/client.js';
+
+export type { SessionEndRow };
+
+/**
+ * The session-end outbox as the relay reads it (docs/conventions.md #7). Rows are written by
+ * the database trigger on `identity.sessions`, never by code, so every session end is in it.
+ */
+export interface SessionEndOutbox {
+  /** Rows not yet enqueued, oldest first. */
+  pending(limit: number): Promise<SessionEndRow[]>;
+  markEnqueued(id: string, at: Date): Promise<void>;
+}

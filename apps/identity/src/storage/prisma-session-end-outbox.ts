@@ -1,0 +1,21 @@
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { SessionEndOutbox, SessionEndRow } from '../session-events/session-end-outbox.js';
+
+export class PrismaSessionEndOutbox implements SessionEndOutbox {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  pending(limit: number): Promise<SessionEndRow[]> {
+    return this.prisma.sessionEndOutbox.findMany({
+      where: { enqueuedAt: null },
+      orderBy: { createdAt: 'asc' },
+      take: limit,
+    });
+  }
+
+  async markEnqueued(id: string, at: Date): Promise<void> {
+    await this.prisma.sessionEndOutbox.updateMany({
+      where: { id, enqueuedAt: null },
+      data: { enqueuedAt: at },
+    });
+  }
+}
