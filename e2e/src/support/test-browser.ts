@@ -163,10 +163,6 @@ function decodeEntities(text: string): string {
  */
 export function pageText(html: string): string {
   const main = /<main\b[^>]*>([\s\S]*?)<\/main>/i.exec(html)?.[1] ?? html;
-  const text = main
-    .replace(/<\/?(?:strong|em|b|i|code|span|a)\b[^>]*>/gi, '')
-    .replace(/<[^>]*>/g, ' ');
-  return decodeEntities(text)
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = main.replace(/<\/?(?:strong|em|b|i|code|span|a)\b[^>]*>/gi, '').replace(/<[^>]*>/g, ' ');
+  return decodeEntities(text).replace(/\s+/g, ' ').trim();
 }
