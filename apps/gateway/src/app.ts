@@ -32,6 +32,7 @@ import { userInfoRoute } from './oauth/userinfo-route.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { openApiRoute } from './openapi/route.js';
 import { walletRoutes } from './wallet/routes.js';
+import { loggedPath } from './http/logged-path.js';
 
 export interface GatewayDeps {
   env: GatewayEnv;
@@ -154,10 +155,11 @@ async function connectRedis(env: GatewayEnv, logger: Logger): Promise<Redis> {
 
 /**
  * Request log lines carry the path only: query strings hold verification tokens, codes and
- * handles, which never belong in logs (docs/conventions.md #10).
+ * handles, which never belong in logs (docs/conventions.md #10); so do some path segments
+ * (logged-path.ts).
  */
 function serializeRequest(request: { id: string; method: string; url: string; ip?: string }) {
-  return { id: request.id, method: request.method, path: request.url.split('?')[0], ip: request.ip };
+  return { id: request.id, method: request.method, path: loggedPath(request.url), ip: request.ip };
 }
 
 export { loadGatewayEnv, type GatewayEnv } from './config/env.js';

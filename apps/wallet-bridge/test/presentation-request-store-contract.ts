@@ -11,6 +11,7 @@ export function describePresentationRequestStore(name: string, store: () => Pres
   const id = () => randomBytes(32).toString('base64url');
   const request = (overrides: Partial<NewPresentationRequest> = {}): NewPresentationRequest => ({
     handle: id(),
+    flowId: id(),
     purpose: 'sign_in',
     state: id(),
     nonce: id(),
@@ -21,14 +22,21 @@ export function describePresentationRequestStore(name: string, store: () => Pres
     ...overrides,
   });
   const vpToken = 'issuer.jwt.sig~disclosure~kb.jwt.sig';
+  const responseCodeHash = () => `code-hash-${id()}`;
+  const yes = (vp: string) => ({
+    status: STATUS.answered,
+    vpToken: vp,
+    responseCodeHash: responseCodeHash(),
+  });
+  const no = () => ({ status: STATUS.declined, vpToken: null, responseCodeHash: responseCodeHash() });
   const answered = async () => {
     const created = await store().create(request());
-    await store().answer(created.state, { status: STATUS.answered, vpToken }, new Date());
+    await store().answer(created.state, yes(vpToken), new Date());
     return created;
   };
 
   describe(`${name} (PresentationRequestStore contract)`, () => {
-    it('stores a pending request as given and finds it by handle', async () => {
+    it('stores a pending request as given and finds it by handle and by flow id', async () => {
       const input = request({ purpose: 'link', userId: randomUUID() });
       const created = await store().create(input);
       expect(created).toEqual({
@@ -37,28 +45,43 @@ export function describePresentationRequestStore(name: string, store: () => Pres
         vpToken: null,
         answeredAt: null,
         settledAt: null,
+        servedAt: null,
+        presented: null,
+        responseCodeHash: null,
       });
       expect(await store().findByHandle(input.handle)).toEqual(created);
+      expect(await store().findByFlowId(input.flowId)).toEqual(created);
+      expect(await store().findByHandle(input.flowId)).toBeUndefined();
+      expect(await store().findByFlowId(input.handle)).toBeUndefined();
       expect(await store().findByHandle(id())).toBeUndefined();
     });
 
-    it('finds a pending request only while it is pending and unexpired', async () => {
+    it('serves a pending, unexpired request once (docs/wallet.md #20)', async () => {
       const live = await store().create(request());
+      const expired = await store().create(request());
       const now = new Date();
-      expect(await store().findPending(live.handle, now)).toEqual(live);
-      expect(await store().findPending(live.handle, new Date(live.expiresAt.getTime() + 1))).toBeUndefined();
-      await store().answer(live.state, { status: STATUS.declined, vpToken: null }, now);
-      expect(await store().findPending(live.handle, now)).toBeUndefined();
+      expect(
+        await store().serveOnce(expired.handle, new Date(expired.expiresAt.getTime() + 1)),
+      ).toBeUndefined();
+      const served = await Promise.all([
+        store().serveOnce(live.handle, now),
+        store().serveOnce(live.handle, now),
+      ]);
+      expect(served.filter((one) => one !== undefined)).toEqual([{ ...live, servedAt: now }]);
+      expect(await store().serveOnce(live.handle, now)).toBeUndefined();
+      const answered = await store().create(request());
+      await store().answer(answered.state, no(), now);
+      expect(await store().serveOnce(answered.handle, now)).toBeUndefined();
     });
 
     it('takes one answer per request, by state, before its expiry', async () => {
       const created = await store().create(request());
       const now = new Date(Math.floor(Date.now() / 1000) * 1000);
       const past = new Date(created.expiresAt.getTime() + 1);
-      expect(await store().answer(created.state, { status: STATUS.answered, vpToken }, past)).toBe(false);
+      expect(await store().answer(created.state, yes(vpToken), past)).toBe(false);
       const results = await Promise.all([
-        store().answer(created.state, { status: STATUS.answered, vpToken }, now),
-        store().answer(created.state, { status: STATUS.declined, vpToken: null }, now),
+        store().answer(created.state, yes(vpToken), now),
+        store().answer(created.state, no(), now),
       ]);
       expect(results.filter(Boolean)).toEqual([true]);
       const stored = await store().findByHandle(created.handle);
@@ -66,23 +89,63 @@ export function describePresentationRequestStore(name: string, store: () => Pres
       expect([stored?.status, stored?.vpToken]).toEqual(
         results[0] ? [STATUS.answered, vpToken] : [STATUS.declined, null],
       );
-      expect(await store().answer(id(), { status: STATUS.answered, vpToken }, now)).toBe(false);
+      expect(stored?.responseCodeHash).toMatch(/^code-hash-/);
+      expect(await store().answer(id(), yes(vpToken), now)).toBe(false);
     });
 
     it('lets one reader claim an answered request; release puts it back', async () => {
       const created = await answered();
-      expect(await store().claim((await store().create(request())).handle)).toBe(false);
-      const claims = await Promise.all([store().claim(created.handle), store().claim(created.handle)]);
+      const claim = () => store().claim(created.handle, STATUS.answered);
+      expect(await store().claim((await store().create(request())).handle, STATUS.answered)).toBe(false);
+      const claims = await Promise.all([claim(), claim()]);
       expect(claims.sort()).toEqual([false, true]);
       expect((await store().findByHandle(created.handle))?.status).toBe(STATUS.settling);
-      await store().release(created.handle);
+      await store().release(created.handle, STATUS.answered);
       expect(await store().findByHandle(created.handle)).toMatchObject({ status: STATUS.answered, vpToken });
-      expect(await store().claim(created.handle)).toBe(true);
+      expect(await claim()).toBe(true);
+    });
+
+    it('keeps a presented credential until one decision claims or cancels it', async () => {
+      const created = await answered();
+      await store().claim(created.handle, STATUS.answered);
+      await store().present(created.handle, '{"issuer":"i","subject":"s"}');
+      expect(await store().findByHandle(created.handle)).toMatchObject({
+        status: STATUS.presented,
+        vpToken: null,
+        presented: '{"issuer":"i","subject":"s"}',
+      });
+      const claims = await Promise.all([
+        store().claim(created.handle, STATUS.presented),
+        store().settle(created.handle, STATUS.cancelled, new Date(), STATUS.presented),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const other = await answered();
+      await store().claim(other.handle, STATUS.answered);
+      await store().present(other.handle, '{}');
+      expect(await store().settle(other.handle, STATUS.cancelled, new Date(), STATUS.presented)).toBe(true);
+      expect(await store().findByHandle(other.handle)).toMatchObject({
+        status: STATUS.cancelled,
+        presented: null,
+      });
+      expect(await store().settle(other.handle, STATUS.cancelled, new Date(), STATUS.presented)).toBe(false);
+    });
+
+    it('redeems a response code once, by flow and hash', async () => {
+      const created = await answered();
+      const { responseCodeHash: hash } = (await store().findByHandle(created.handle))!;
+      expect((await store().findByResponseCodeHash(hash!))?.handle).toBe(created.handle);
+      expect(await store().redeemResponseCode(id(), hash!)).toBe(false);
+      const redeemed = await Promise.all([
+        store().redeemResponseCode(created.flowId, hash!),
+        store().redeemResponseCode(created.flowId, hash!),
+      ]);
+      expect(redeemed.sort()).toEqual([false, true]);
+      expect(await store().findByResponseCodeHash(hash!)).toBeUndefined();
     });
 
     it('settles with a final status and erases the presentation', async () => {
       const created = await answered();
-      await store().claim(created.handle);
+      await store().claim(created.handle, STATUS.answered);
       const at = new Date('2030-01-01T00:02:00.000Z');
       await store().settle(created.handle, STATUS.signedIn, at);
       expect(await store().findByHandle(created.handle)).toMatchObject({
@@ -90,7 +153,7 @@ export function describePresentationRequestStore(name: string, store: () => Pres
         vpToken: null,
         settledAt: at,
       });
-      expect(await store().claim(created.handle)).toBe(false);
+      expect(await store().claim(created.handle, STATUS.answered)).toBe(false);
     });
 
     it('deletes only the requests that expired before the cutoff', async () => {

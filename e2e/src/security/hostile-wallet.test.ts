@@ -14,7 +14,12 @@ let wallet: WalletWorld;
 afterAll(() => fixture.removeFiles());
 
 /** A link flow of the fixtures' user, started as a browser would (POST /auth/link/wallet). */
-async function startLink(): Promise<{ handle: string; binder: string; invocationUri: string }> {
+async function startLink(): Promise<{
+  handle: string;
+  transport: string;
+  binder: string;
+  invocationUri: string;
+}> {
   const { fixtures } = hostile;
   const response = await fetch(`${fixtures.issuer}/auth/link/wallet`, {
     method: 'POST',
@@ -24,7 +29,8 @@ async function startLink(): Promise<{ handle: string; binder: string; invocation
   const body = (await response.json()) as { handle: string; invocation_uri: string };
   const binder = /__Host-service_wallet_binder=([0-9a-f]{64})/.exec(response.headers.get('set-cookie') ?? '');
   expect(binder).not.toBeNull();
-  return { handle: body.handle, binder: binder![1]!, invocationUri: body.invocation_uri };
+  const transport = new URL(body.invocation_uri).searchParams.get('request_uri')!.split('/').at(-1)!;
+  return { handle: body.handle, transport, binder: binder![1]!, invocationUri: body.invocation_uri };
 }
 
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
 import { parseForms, TestBrowser } from '../support/test-browser.js';
 import { postForm, TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from './wallet-test-setup.js';
-import { signInWithPassword, startWalletLink } from './wallet-page-flows.js';
+import { confirmOnPage, signInWithPassword, startWalletLink } from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 
 // interface.md 4.5 wallet-link pages and the interface.md 3 statuses (docs/hosted-pages.md #21;
@@ -127,12 +127,17 @@ describe('POST /ui/wallet-link', () => {
     expect(new URL(screen.copyText!).searchParams.get('request_uri')).toBe(
       `${base}/oid4vp/request/${handle}`,
     );
-    expect(screen.refresh).toEqual({ seconds: 3, url: `${base}/ui/wallet-link/${handle}` });
+    // docs/wallet.md #17: the page is named by the flow id, never by the request_uri handle.
+    expect(screen.refresh).toEqual({
+      seconds: 3,
+      url: expect.stringMatching(new RegExp(`^${base}/ui/wallet-link/[A-Za-z0-9_-]{43}$`)),
+    });
+    expect(screen.refresh.url).not.toContain(handle);
   });
 });
 
 describe('GET /ui/wallet-link/{handle}', () => {
-  it('waits, then shows linked, the credential stored against the signed-in user', async () => {
+  it('waits, shows the presented credential, then linked once confirmed, stored against the signed-in user', async () => {
     const wallet = await TestWallet.create(fixture.issuer, {
       sub: 'alice-subject',
       email: 'a@wallet.example',
@@ -143,7 +148,11 @@ describe('GET /ui/wallet-link/{handle}', () => {
     expect(await linkedIssuers(alice)).toEqual([]);
 
     expect((await wallet.respond(screen.copyText!)).status).toBe(200);
-    const linked = await aliceBrowser.get(outcomeUrl);
+    const shown = await aliceBrowser.get(outcomeUrl);
+    expect(headingOf(shown)).toBe('Is this your wallet credential?');
+    expect(shown.text).toContain('<dd data-presented="email">a@wallet.example</dd>');
+    expect(await linkedIssuers(alice)).toEqual([]);
+    const linked = await confirmOnPage(aliceBrowser, shown, outcomeUrl);
     expect(linked.status).toBe(200);
     expect(headingOf(linked)).toBe('Wallet linked');
     expect(outcomeOf(linked.text)).toEqual({
@@ -160,12 +169,19 @@ describe('GET /ui/wallet-link/{handle}', () => {
     const wallet = await TestWallet.create(fixture.issuer, { sub: 'shared-subject' });
     const first = await startWalletLink(base, aliceBrowser);
     await wallet.respond(first.screen.copyText!);
-    expect(outcomeOf((await aliceBrowser.get(first.screen.refresh.url)).text)?.status).toBe('linked');
+    const firstUrl = first.screen.refresh.url;
+    expect(
+      outcomeOf((await confirmOnPage(aliceBrowser, await aliceBrowser.get(firstUrl), firstUrl)).text)?.status,
+    ).toBe('linked');
     const before = await linkedIssuers(bob);
 
     const { screen } = await startWalletLink(base, bobBrowser);
     await wallet.respond(screen.copyText!);
-    const conflict = await bobBrowser.get(screen.refresh.url);
+    const conflict = await confirmOnPage(
+      bobBrowser,
+      await bobBrowser.get(screen.refresh.url),
+      screen.refresh.url,
+    );
     expect(conflict.status).toBe(200);
     expect(headingOf(conflict)).toBe('Wallet already linked');
     expect(outcomeOf(conflict.text)).toEqual({
@@ -200,7 +216,7 @@ describe('GET /ui/wallet-link/{handle}', () => {
   });
 
   it('is the uniform refusal without the binder cookie or for another user’s session', async () => {
-    const { screen, handle } = await startWalletLink(base, aliceBrowser);
+    const { screen } = await startWalletLink(base, aliceBrowser);
     const binder = aliceBrowser.jar.get(BINDER)!;
     // Bob's session with Alice's binder cookie: the flow is not his.
     const bobWithBinder = new TestBrowser();
@@ -218,7 +234,7 @@ describe('GET /ui/wallet-link/{handle}', () => {
       expect(refusal.status).toBe(400);
       expect(headingOf(refusal)).toBe(REFUSAL_HEADING);
     }
-    const signedOut = await new TestBrowser().get(`${base}/ui/wallet-link/${handle}`);
+    const signedOut = await new TestBrowser().get(screen.refresh.url);
     expect(signedOut.status).toBe(401);
     // None of it disturbed the flow: Alice's browser still waits on it.
     expect((await aliceBrowser.get(screen.refresh.url)).text).toContain('Waiting for your wallet');

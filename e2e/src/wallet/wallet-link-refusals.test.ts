@@ -67,7 +67,8 @@ describe('presentations that must not be trusted', () => {
     const wallet = await walletOf(fixture.issuer, 'bob-7');
     const { state, responseUri } = await wallet.receive(link.invocationUri);
     const declined = await postForm(responseUri, new URLSearchParams({ state, error: 'access_denied' }));
-    expect(declined).toEqual({ status: 200, body: '' });
+    expect(declined.status).toBe(200);
+    expect(Object.keys(JSON.parse(declined.body))).toEqual(['redirect_uri']);
     expect((await poll(link, scene.bob)).body).toEqual(REJECTED);
   });
 });
@@ -106,6 +107,36 @@ describe('flows that are not this browser’s or no longer open', () => {
     expect(late.status).toBe(400);
     expect((await poll(link, scene.bob)).body).toEqual(EXPIRED);
     expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
+  });
+});
+
+describe('a confirmation sent too late', () => {
+  it('is expired, and nothing is linked', async () => {
+    const link = await startLink(scene.bob);
+    const wallet = await walletOf(fixture.issuer, 'bob-11');
+    expect((await wallet.respond(link.invocationUri)).status).toBe(200);
+    expect((await poll(link, scene.bob)).body.status).toBe('presented');
+    await scene.expireLink(link.handle, 120);
+    expect((await poll(link, scene.bob)).body).toEqual(EXPIRED);
+    expect(await scene.decide(link, scene.bob)).toEqual({ status: 200, body: EXPIRED });
+    expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
+  });
+
+  it('from another session, binder or without the CSRF header: refused, the flow intact', async () => {
+    const link = await startLink(scene.bob);
+    const wallet = await walletOf(fixture.issuer, 'bob-12');
+    await wallet.respond(link.invocationUri);
+    expect((await poll(link, scene.bob)).body.status).toBe('presented');
+    expect(await scene.decide(link, scene.alice)).toEqual({ status: 404, body: NOT_FOUND });
+    const foreign = { ...link, binderCookie: `${BINDER_COOKIE}=${'0'.repeat(64)}` };
+    expect(await scene.decide(foreign, scene.bob)).toEqual({ status: 404, body: NOT_FOUND });
+    const noCsrf = await fetch(scene.context.url(`/auth/link/wallet/${link.handle}/confirm`), {
+      method: 'POST',
+      headers: { cookie: `${scene.bob.cookie}; ${link.binderCookie}` },
+    });
+    expect(noCsrf.status).toBe(400);
+    expect(await linkedCredentials(scene.bob.userId)).toEqual([]);
+    expect((await poll(link, scene.bob)).body.status).toBe('presented');
   });
 });
 

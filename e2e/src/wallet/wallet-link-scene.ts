@@ -41,9 +41,15 @@ export interface WalletLinkScene {
     user: BrowserUser,
     cookies?: string,
   ): Promise<{ status: number; body: Record<string, unknown>; cacheControl: string | null }>;
+  /** POST /auth/link/wallet/{handle}/confirm (or cancel) from the starting browser (docs/wallet.md #16). */
+  decide(
+    link: StartedLink,
+    user: BrowserUser,
+    decision?: 'confirm' | 'cancel',
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   linkedCredentials(userId?: string): Promise<unknown[]>;
   /** Moves a flow's expiry into the past, as the database is the only clock it reads. */
-  expireLink(handle: string, secondsAgo: number): Promise<void>;
+  expireLink(flowId: string, secondsAgo: number): Promise<void>;
   /** OID4VP client_id of the verifier: x509_hash of its leaf certificate. */
   leafClientId(): string;
 }
@@ -57,11 +63,12 @@ export async function useWalletLinkScene(): Promise<WalletLinkScene> {
     context,
     startLink: (user) => startLink(context, user),
     poll: (link, user, cookies) => poll(context, link, user, cookies),
+    decide: (link, user, decision = 'confirm') => decide(context, link, user, decision),
     linkedCredentials: (userId) => linkedCredentials(scene.sql, userId),
-    expireLink: async (handle, secondsAgo) => {
+    expireLink: async (flowId, secondsAgo) => {
       await scene.sql.query(
-        `UPDATE wallet.presentation_requests SET expires_at = now() - make_interval(secs => $2) WHERE handle = $1`,
-        [handle, secondsAgo],
+        `UPDATE wallet.presentation_requests SET expires_at = now() - make_interval(secs => $2) WHERE flow_id = $1`,
+        [flowId, secondsAgo],
       );
     },
     leafClientId: () =>
@@ -117,6 +124,14 @@ async function poll(context: SuiteContext, link: StartedLink, user: BrowserUser,
     body: (await response.json()) as Record<string, unknown>,
     cacheControl: response.headers.get('cache-control'),
   };
+}
+
+async function decide(context: SuiteContext, link: StartedLink, user: BrowserUser, decision: string) {
+  const response = await fetch(context.url(`/auth/link/wallet/${link.handle}/${decision}`), {
+    method: 'POST',
+    headers: { cookie: `${user.cookie}; ${link.binderCookie}`, 'x-csrf-token': user.csrfToken },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function linkedCredentials(sql: pg.Pool, userId?: string) {

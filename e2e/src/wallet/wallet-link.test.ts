@@ -6,7 +6,7 @@ import { INVALID_CSRF, NOT_FOUND, useWalletLinkScene, walletOf } from './wallet-
 // test wallet (docs/wallet.md #2-8, #14; docs/decisions.md #17-19, #25): starting a flow, the request
 // object, linking. The scene is wallet-link-scene.ts.
 const scene = await useWalletLinkScene();
-const { context, fixture, startLink, poll, linkedCredentials, leafClientId } = scene;
+const { context, fixture, startLink, poll, decide, linkedCredentials, leafClientId } = scene;
 
 describe('POST /auth/link/wallet', () => {
   it('starts a flow: handle, invocation URI, expiry and a host-only binder cookie', async () => {
@@ -27,7 +27,10 @@ describe('POST /auth/link/wallet', () => {
     expect(body.expires_at).toBeLessThanOrEqual(Date.now() + 300_000);
     const invocation = new URL(body.invocation_uri as string);
     expect(invocation.protocol).toBe('openid4vp:');
-    expect(invocation.searchParams.get('request_uri')).toBe(context.url(`/oid4vp/request/${body.handle}`));
+    // docs/wallet.md #17: the handle the browser polls with is not the request_uri's.
+    const requestUri = invocation.searchParams.get('request_uri')!;
+    expect(requestUri).toMatch(new RegExp(`^${context.url('/oid4vp/request/')}[A-Za-z0-9_-]{43}$`));
+    expect(requestUri).not.toContain(body.handle as string);
     expect(invocation.searchParams.get('client_id')).toBe(leafClientId());
   });
 
@@ -53,15 +56,20 @@ describe('POST /auth/link/wallet', () => {
 });
 
 describe('GET /oid4vp/request/{handle}', () => {
-  it('serves the signed request object, again and again, with x5c = leaf + intermediate', async () => {
+  it('serves the signed request object once, with x5c = leaf + intermediate', async () => {
     const link = await startLink(scene.alice);
     const url = new URL(link.invocationUri).searchParams.get('request_uri')!;
     const first = await fetch(url);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('application/oauth-authz-req+jwt');
     expect(first.headers.get('cache-control')).toBe('no-store');
+    // docs/wallet.md #20: served once; the flow is still pending.
+    const again = await fetch(url);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual(NOT_FOUND);
+    expect((await poll(link, scene.alice)).body).toEqual({ status: 'pending' });
     const wallet = await walletOf(fixture.issuer, 'alice-subject');
-    const received = await wallet.receive(link.invocationUri);
+    const received = await wallet.receive((await startLink(scene.alice)).invocationUri);
     expect(received.header).toEqual({
       alg: 'ES256',
       typ: 'oauth-authz-req+jwt',
@@ -95,17 +103,16 @@ describe('GET /oid4vp/request/{handle}', () => {
     expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(nonce).not.toBe(state);
-    expect(exp).toBe(Math.floor(link.expiresAt / 1000));
+    expect(exp as number).toBeGreaterThan(Date.now() / 1000 + 290);
     expect(exp as number).toBeGreaterThan(iat as number);
-    // Reading consumed nothing: a wallet may fetch it again, and the flow is still pending.
-    expect((await fetch(url)).status).toBe(200);
-    expect((await poll(link, scene.alice)).body).toEqual({ status: 'pending' });
   });
 
-  it('gives unknown, malformed and expired handles the same bare 404', async () => {
+  it('gives unknown, malformed and expired handles, and flow ids, the same bare 404', async () => {
     const link = await startLink(scene.alice);
+    const transport = new URL(link.invocationUri).searchParams.get('request_uri')!.split('/').at(-1)!;
+    const live = await startLink(scene.alice);
     await scene.expireLink(link.handle, 1);
-    for (const handle of [link.handle, 'A'.repeat(43), 'not-a-handle', 'x'.repeat(500)]) {
+    for (const handle of [transport, live.handle, 'A'.repeat(43), 'not-a-handle', 'x'.repeat(500)]) {
       const response = await fetch(context.url(`/oid4vp/request/${handle}`));
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual(NOT_FOUND);
@@ -115,11 +122,17 @@ describe('GET /oid4vp/request/{handle}', () => {
 });
 
 describe('linking a wallet credential end to end', () => {
-  it('links after a verified presentation; the response is single use; polls stay linked', async () => {
+  it('links after a verified presentation and the confirmation; the response is single use; polls stay linked', async () => {
     const link = await startLink(scene.alice);
     const wallet = await walletOf(fixture.issuer, 'alice-subject', 'alice@wallet.example');
     const posted = await wallet.respond(link.invocationUri);
-    expect(posted).toMatchObject({ status: 200, body: '' });
+    expect(posted.status).toBe(200);
+    // OID4VP 1.0 section 8.2, docs/wallet.md #18: the redirect_uri with a response code.
+    expect(JSON.parse(posted.body)).toEqual({
+      redirect_uri: expect.stringMatching(
+        new RegExp(`^${context.url('/ui/wallet-return')}\\?response_code=[A-Za-z0-9_-]{43}$`),
+      ),
+    });
     // Correlated but not yet verified: nothing is linked until the outcome is read.
     expect(await linkedCredentials(scene.alice.userId)).toEqual([]);
 
@@ -127,11 +140,19 @@ describe('linking a wallet credential end to end', () => {
     expect(replay.status).toBe(400);
     expect(JSON.parse(replay.body)).toMatchObject({ error: 'invalid_request', statusCode: 400 });
 
-    const outcome = await poll(link, scene.alice);
-    expect(outcome).toEqual({
+    // Verified, shown to the starting browser, and linked only once it confirms (docs/wallet.md #16).
+    expect(await poll(link, scene.alice)).toEqual({
+      status: 200,
+      body: {
+        status: 'presented',
+        presented: { issuer: 'https://issuer.example', email: 'alice@wallet.example' },
+      },
+      cacheControl: 'no-store',
+    });
+    expect(await linkedCredentials(scene.alice.userId)).toEqual([]);
+    expect(await decide(link, scene.alice)).toEqual({
       status: 200,
       body: { status: 'linked', message: 'The wallet credential is linked to your account.' },
-      cacheControl: 'no-store',
     });
     expect((await poll(link, scene.alice)).body.status).toBe('linked');
     expect(await linkedCredentials(scene.alice.userId)).toEqual([
@@ -140,15 +161,16 @@ describe('linking a wallet credential end to end', () => {
     // The answered request is no longer served, and the presentation is not kept.
     expect((await fetch(new URL(link.invocationUri).searchParams.get('request_uri')!)).status).toBe(404);
     const { rows } = await scene.sql.query(
-      `SELECT vp_token, status FROM wallet.presentation_requests WHERE handle = $1`,
+      `SELECT vp_token, presented, status FROM wallet.presentation_requests WHERE flow_id = $1`,
       [link.handle],
     );
-    expect(rows).toEqual([{ vp_token: null, status: 'linked' }]);
+    expect(rows).toEqual([{ vp_token: null, presented: null, status: 'linked' }]);
 
     // Linking the same credential again is idempotent for the same user.
     const again = await startLink(scene.alice);
     await wallet.respond(again.invocationUri);
-    expect((await poll(again, scene.alice)).body.status).toBe('linked');
+    expect((await poll(again, scene.alice)).body.status).toBe('presented');
+    expect((await decide(again, scene.alice)).body.status).toBe('linked');
     expect(await linkedCredentials(scene.alice.userId)).toHaveLength(1);
   });
 
@@ -156,7 +178,8 @@ describe('linking a wallet credential end to end', () => {
     const link = await startLink(scene.bob);
     const wallet = await walletOf(fixture.issuer, 'alice-subject');
     await wallet.respond(link.invocationUri);
-    expect((await poll(link, scene.bob)).body).toEqual({
+    expect((await poll(link, scene.bob)).body.status).toBe('presented');
+    expect((await decide(link, scene.bob)).body).toEqual({
       status: 'conflict',
       message: 'This wallet credential is already linked to another account.',
     });

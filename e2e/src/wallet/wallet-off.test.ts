@@ -44,6 +44,8 @@ const requests: [string, string, RequestInit][] = [
   ['POST', '/auth/link/wallet', {}],
   ['POST', '/auth/link/wallet', { headers: { cookie: `__Host-service_session=${'0'.repeat(64)}` } }],
   ['GET', '/auth/link/wallet/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', {}],
+  ['POST', '/auth/link/wallet/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/confirm', {}],
+  ['POST', '/auth/link/wallet/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/cancel', {}],
 ];
 
 async function call(baseUrl: string, method: string, path: string, init: RequestInit) {

@@ -4,11 +4,15 @@ import type { BrowserResponse, TestBrowser } from '../support/test-browser.js';
 import type { TestWallet } from '../support/test-wallet.js';
 import { handleOf, readWaitingScreen, type WaitingScreen } from './wallet-page-reader.js';
 
-/** A wallet flow started from its page: the page answered, what it shows, the flow's handle. */
+/**
+ * A wallet flow started from its page: the page answered, what it shows, the transport handle
+ * of its request_uri, and the flow id that names it in page URLs (docs/wallet.md #17).
+ */
 export interface StartedFromPage {
   page: BrowserResponse;
   screen: WaitingScreen;
   handle: string;
+  flow: string;
 }
 
 /** Signs `browser` in with the password form (docs/contract.md "Hosted pages"). */
@@ -51,10 +55,15 @@ async function postAndRead(
   const page = await browser.post(action, fields);
   const screen = readWaitingScreen(page, action);
   expect(screen.copyText).toBeDefined();
-  return { page, screen, handle: handleOf(screen.copyText!) };
+  const flow = /\/ui\/wallet-(?:login|link)\/([A-Za-z0-9_-]{43})/.exec(screen.refresh.url)?.[1];
+  expect(flow).toBeDefined();
+  return { page, screen, handle: handleOf(screen.copyText!), flow: flow! };
 }
 
-/** Links `wallet`'s credential to the account `browser` is signed in to, through the pages. */
+/**
+ * Links `wallet`'s credential to the account `browser` is signed in to, through the pages:
+ * the wallet answers, the browser is shown the credential and confirms it (docs/wallet.md #16).
+ */
 export async function linkThroughPages(
   baseUrl: string,
   browser: TestBrowser,
@@ -62,5 +71,28 @@ export async function linkThroughPages(
 ): Promise<BrowserResponse> {
   const started = await startWalletLink(baseUrl, browser);
   expect((await wallet.respond(started.screen.copyText!)).status).toBe(200);
-  return browser.get(started.screen.refresh.url);
+  return confirmOnPage(browser, await browser.get(started.screen.refresh.url), started.screen.refresh.url);
+}
+
+/**
+ * GET a wallet sign-in's status page after the wallet answered and, when it shows the
+ * confirmation screen, confirm it there (docs/wallet.md #16): what the browser ends on.
+ */
+export async function signInConfirmed(browser: TestBrowser, statusUrl: string): Promise<BrowserResponse> {
+  const page = await browser.get(statusUrl);
+  return page.status === 200 && page.text.includes('name="decision"')
+    ? confirmOnPage(browser, page, statusUrl)
+    : page;
+}
+
+/** Posts the confirmation screen's form with `decision` (docs/wallet.md #16). */
+export async function confirmOnPage(
+  browser: TestBrowser,
+  page: BrowserResponse,
+  pageUrl: string,
+  decision: 'confirm' | 'cancel' = 'confirm',
+): Promise<BrowserResponse> {
+  expect(page.status).toBe(200);
+  const form = formOf(page, pageUrl, (candidate) => candidate.method === 'POST');
+  return browser.post(form.action, [...form.hidden, ['decision', decision]]);
 }

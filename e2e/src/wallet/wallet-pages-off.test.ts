@@ -17,6 +17,9 @@ const WALLET_PAGES: [method: 'GET' | 'POST', path: string][] = [
   ['GET', '/ui/wallet-link'],
   ['POST', '/ui/wallet-link'],
   ['GET', `/ui/wallet-link/${'A'.repeat(43)}`],
+  ['POST', `/ui/wallet-link/${'A'.repeat(43)}`],
+  ['POST', `/ui/wallet-login/${'A'.repeat(43)}/status`],
+  ['GET', '/ui/wallet-return'],
 ];
 
 function expectEveryPageNotFound(context: SuiteContext) {

@@ -16,7 +16,13 @@ import {
 import { parseForms, TestBrowser } from '../support/test-browser.js';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from './wallet-test-setup.js';
-import { linkThroughPages, signInWithPassword, startWalletSignIn } from './wallet-page-flows.js';
+import {
+  confirmOnPage,
+  linkThroughPages,
+  signInConfirmed,
+  signInWithPassword,
+  startWalletSignIn,
+} from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 
 // interface.md 4.5 wallet sign-in pages (docs/hosted-pages.md #16-20;
@@ -115,7 +121,10 @@ describe('POST /ui/wallet-login', () => {
     // The image is a real QR code: read back, it is the invocation URI, as is the deep link.
     expect(screen.qrText).toBe(screen.copyText);
     expect(screen.deepLink).toBe(screen.copyText);
-    expect(screen.refresh).toEqual({ seconds: 3, url: `${base}/ui/wallet-login/${handle}/status` });
+    const { flow: flowId } = await startWalletSignIn(base, new TestBrowser());
+    expect(flowId).not.toBe(handle);
+    expect(screen.refresh.url).toMatch(new RegExp(`^${base}/ui/wallet-login/[A-Za-z0-9_-]{43}/status$`));
+    expect(screen.refresh.url).not.toContain(handle);
   });
 
   it('refuses a missing token, another browser’s token and the password form’s token (docs/decisions.md #19)', async () => {
@@ -148,18 +157,28 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
     const browser = new TestBrowser();
     const pkce = newPkce();
     const pending = await pendingAuthorization(browser, pkce);
-    const { screen, handle } = await startWalletSignIn(base, browser, pending);
-    const status = `${base}/ui/wallet-login/${handle}/status?handle=${pending}`;
+    const { screen, flow: flowId } = await startWalletSignIn(base, browser, pending);
+    const status = `${base}/ui/wallet-login/${flowId}/status?handle=${pending}`;
     expect(screen.refresh.url).toBe(status);
 
     // The waiting screen and the poll show the same code while the wallet has not answered.
-    const waitingUrl = `${base}/ui/wallet-login/${handle}?handle=${pending}`;
+    const waitingUrl = `${base}/ui/wallet-login/${flowId}?handle=${pending}`;
     const waiting = readWaitingScreen(await browser.get(waitingUrl), waitingUrl);
     expect(waiting).toEqual(screen);
     expect(readWaitingScreen(await browser.get(status), status)).toEqual(screen);
 
     expect((await aliceWallet.respond(screen.qrText!)).status).toBe(200);
-    const signedIn = await browser.get(status);
+    // docs/wallet.md #16: the credential is shown first; the confirmation signs in.
+    const shown = await browser.get(status);
+    expect(headingOf(shown)).toBe('Is this your wallet credential?');
+    expect(shown.setCookies).toEqual([]);
+    const form = parseForms(shown.text, status)[0]!;
+    expect(form.action).toBe(`${base}/ui/wallet-login/${flowId}/status`);
+    expect(form.hidden).toEqual([
+      ['csrf_token', expect.stringMatching(/^[0-9a-f]{64}$/)],
+      ['handle', pending],
+    ]);
+    const signedIn = await confirmOnPage(browser, shown, status);
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe(`${base}/ui/resume/${pending}`);
     expect(signedIn.text).toBe('');
@@ -186,9 +205,12 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
     const browser = new TestBrowser();
     const pkce = newPkce();
     const pending = await pendingAuthorization(browser, pkce);
-    const { screen, handle } = await startWalletSignIn(base, browser, pending);
+    const { screen, flow: flowId } = await startWalletSignIn(base, browser, pending);
     await aliceWallet.respond(screen.copyText!);
-    const signedIn = await browser.get(`${base}/ui/wallet-login/${handle}/status?handle=${pending}`);
+    const signedIn = await signInConfirmed(
+      browser,
+      `${base}/ui/wallet-login/${flowId}/status?handle=${pending}`,
+    );
     expect(signedIn.location).toBe(`${base}/ui/resume/${pending}`);
     // Consent was given in the previous test: straight back to the client.
     const resumed = await browser.get(signedIn.location!);
@@ -203,19 +225,21 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
 
   it('ends on the signed-in page when no authorization is pending, and is delivered once', async () => {
     const browser = new TestBrowser();
-    const { screen, handle } = await startWalletSignIn(base, browser);
+    const { screen, flow: flowId } = await startWalletSignIn(base, browser);
     await aliceWallet.respond(screen.copyText!);
     const binder = browser.jar.get(BINDER)!;
-    const signedIn = await browser.get(screen.refresh.url);
+    const login = browser.jar.get('__Host-service_login')!;
+    const signedIn = await signInConfirmed(browser, screen.refresh.url);
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe(`${base}/ui/login`);
     const landing = await browser.get(signedIn.location!);
     expect(landing.status).toBe(200);
     expect(landing.text).toContain(`You are signed in as <strong>${alice.email}</strong>.`);
 
-    // A replayed poll, even with the binder cookie, is the uniform refusal.
+    // A replayed poll, even with the binder and pre-session cookies, is the uniform refusal.
     browser.jar.set(BINDER, binder);
-    const replayed = await browser.get(`${base}/ui/wallet-login/${handle}/status`);
+    browser.jar.set('__Host-service_login', login);
+    const replayed = await browser.get(`${base}/ui/wallet-login/${flowId}/status`);
     expect(replayed.status).toBe(400);
     expect(headingOf(replayed)).toBe(REFUSAL_HEADING);
     expect(replayed.setCookies).toEqual([]);
@@ -223,14 +247,14 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
 
   it('refuses a browser without the binder cookie or with another flow’s, and consumes nothing', async () => {
     const browser = new TestBrowser();
-    const { screen, handle } = await startWalletSignIn(base, browser);
+    const { screen, flow: flowId } = await startWalletSignIn(base, browser);
     await aliceWallet.respond(screen.copyText!);
     const other = new TestBrowser();
     await startWalletSignIn(base, other);
     const bare = new TestBrowser();
     const refusals = [
       await bare.get(screen.refresh.url),
-      await bare.get(`${base}/ui/wallet-login/${handle}`),
+      await bare.get(`${base}/ui/wallet-login/${flowId}`),
       await other.get(screen.refresh.url),
     ];
     const bodies = new Set(refusals.map((refusal) => refusal.text));
@@ -241,7 +265,7 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
       expect(refusal.setCookies).toEqual([]);
     }
     // The browser that started the flow still signs in.
-    expect((await browser.get(screen.refresh.url)).status).toBe(303);
+    expect((await signInConfirmed(browser, screen.refresh.url)).status).toBe(303);
   });
 
   it('shows one refusal for an unlinked credential, a wrong nonce, an untrusted issuer and an unknown handle', async () => {
@@ -257,7 +281,8 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
       const browser = new TestBrowser();
       const { screen } = await startWalletSignIn(base, browser);
       expect((await wallet.respond(screen.copyText!, options)).status).toBe(200);
-      const refused = await browser.get(screen.refresh.url);
+      // An unlinked credential verifies and is shown; the confirmation is refused.
+      const refused = await signInConfirmed(browser, screen.refresh.url);
       expect(refused.status).toBe(400);
       expect(refused.setCookies).toEqual([]);
       bodies.add(refused.text);

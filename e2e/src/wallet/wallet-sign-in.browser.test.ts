@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { openTestPool } from '@authz/shared/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/clients.js';
@@ -90,8 +91,14 @@ describe('wallet pages in a browser', () => {
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'wallet-link-qr.png'), fullPage: true });
 
     expect((await wallet.respond(invocation)).status).toBe(200);
-    // The page reloads itself until the outcome is there.
-    await page.getByRole('heading', { name: 'Wallet linked' }).waitFor({ timeout: 15_000 });
+    // The page reloads itself until the wallet's answer is there, shown for confirmation
+    // (docs/wallet.md #16); only the confirmation links.
+    await page.getByRole('heading', { name: 'Is this your wallet credential?' }).waitFor({ timeout: 15_000 });
+    await expect(page.locator('dd[data-presented="email"]').textContent()).resolves.toBe(
+      'holder@wallet.example',
+    );
+    await page.getByRole('button', { name: 'Link this credential' }).click();
+    await page.getByRole('heading', { name: 'Wallet linked' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'wallet-linked.png'), fullPage: true });
     await session.close();
   });
@@ -108,13 +115,59 @@ describe('wallet pages in a browser', () => {
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'wallet-sign-in-qr.png'), fullPage: true });
 
     expect((await wallet.respond(invocation)).status).toBe(200);
-    // The waiting screen reloads to the status poll, which signs in and resumes the authorization.
+    // The waiting screen reloads to the status poll, which shows the credential; confirming it
+    // signs in and resumes the authorization.
+    await page.getByRole('heading', { name: 'Is this your wallet credential?' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign in with this credential' }).click();
     await page.waitForURL(`${context.suite.baseUrl}/ui/consent?**`, { timeout: 15_000 });
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${party.origin}/callback**`);
     const result = JSON.parse((await page.textContent('#result')) ?? 'null') as SignInResult;
     expect(result.sub).toBe(userId);
     expect(result.idTokenClaims).toMatchObject({ iss: context.suite.baseUrl, sub: userId });
+    await session.close();
+  });
+
+  it('shows a credential posted by whoever saw the QR code, and links nothing when refused (docs/wallet.md #16)', async () => {
+    const session = await browser.newContext();
+    const page = await session.newPage();
+    await page.goto(`${context.suite.baseUrl}/ui/login`);
+    await page.fill('input[type=email][name=email]', email);
+    await page.fill('input[type=password][name=password]', password);
+    await page.click('form [type=submit]');
+    await page.getByRole('heading', { name: 'You are signed in' }).waitFor();
+    await page.goto(`${context.suite.baseUrl}/ui/wallet-link`);
+    await page.getByRole('button', { name: 'Link a wallet' }).click();
+    const invocation = await scanWaitingScreen(page);
+    // docs/wallet.md #17: the page's address names the flow, not the request_uri's handle.
+    const transport = new URL(invocation).searchParams.get('request_uri')!.split('/').at(-1)!;
+    expect(page.url()).not.toContain(transport);
+
+    const intruder = await TestWallet.create(fixture.issuer, {
+      sub: 'intruder-subject',
+      email: 'intruder@attacker.example',
+    });
+    expect((await intruder.respond(invocation)).status).toBe(200);
+    await page.getByRole('heading', { name: 'Is this your wallet credential?' }).waitFor({ timeout: 15_000 });
+    expect(page.url()).not.toContain(transport);
+    await expect(page.locator('dd[data-presented="issuer"]').textContent()).resolves.toBe(
+      'https://issuer.example',
+    );
+    await expect(page.locator('dd[data-presented="email"]').textContent()).resolves.toBe(
+      'intruder@attacker.example',
+    );
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'wallet-link-confirm.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Cancel, this is not mine' }).click();
+    await page.getByRole('heading', { name: 'Linking cancelled' }).waitFor();
+    const sql = openTestPool(context.databaseUrl, 1);
+    try {
+      const { rows } = await sql.query('SELECT email FROM identity.wallet_credentials WHERE user_id = $1', [
+        userId,
+      ]);
+      expect(rows).toEqual([{ email: 'holder@wallet.example' }]);
+    } finally {
+      await sql.end();
+    }
     await session.close();
   });
 });

@@ -40,8 +40,12 @@ beforeAll(async () => {
   const { handle, invocation_uri } = (await started.json()) as { handle: string; invocation_uri: string };
   const binder = /__Host-service_wallet_binder=([0-9a-f]{64})/.exec(started.headers.get('set-cookie')!)![1];
   expect((await aliceWallet.respond(invocation_uri)).status).toBe(200);
-  const linked = await fetch(context.url(`/auth/link/wallet/${handle}`), {
-    headers: { cookie: `${alice.cookie}; ${BINDER_COOKIE}=${binder}` },
+  const cookie = `${alice.cookie}; ${BINDER_COOKIE}=${binder}`;
+  const presented = await fetch(context.url(`/auth/link/wallet/${handle}`), { headers: { cookie } });
+  expect(((await presented.json()) as { status: string }).status).toBe('presented');
+  const linked = await fetch(context.url(`/auth/link/wallet/${handle}/confirm`), {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': alice.csrfToken },
   });
   expect(((await linked.json()) as { status: string }).status).toBe('linked');
 });
@@ -56,24 +60,42 @@ async function startSignIn() {
   return flow!;
 }
 
+/** Reads a flow the wallet answered (PRESENTED, docs/wallet.md #16), then confirms it. */
+async function readAndConfirm(flow: { handle: string; binder: string }, binder = flow.binder) {
+  await flows.getSignInOutcome({ handle: flow.handle, binder });
+  return (await flows.confirmSignIn({ handle: flow.handle, binder, confirm: true, origin: ORIGIN })).outcome!;
+}
+
 describe('WalletFlowService sign-in', () => {
   it('starts a flow with a handle, invocation URI, expiry and binder', async () => {
     const flow = await startSignIn();
     expect(flow.handle).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(flow.binder).toMatch(/^[0-9a-f]{64}$/);
-    expect(new URL(flow.invocationUri).searchParams.get('request_uri')).toBe(
-      context.url(`/oid4vp/request/${flow.handle}`),
-    );
+    // docs/wallet.md #17: the flow's handle is not the request_uri's.
+    const requestUri = new URL(flow.invocationUri).searchParams.get('request_uri')!;
+    expect(requestUri).toMatch(new RegExp(`^${context.url('/oid4vp/request/')}[A-Za-z0-9_-]{43}$`));
+    expect(requestUri).not.toContain(flow.handle);
     expect(Number(flow.expiresAt) - Date.now()).toBeGreaterThan(295_000);
   });
 
-  it('signs the linked account in once the response has landed and verified, exactly once', async () => {
+  it('signs the linked account in once the response has verified and the browser confirmed, exactly once', async () => {
     const flow = await startSignIn();
     const read = () => flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder, origin: ORIGIN });
+    const confirm = () =>
+      flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true, origin: ORIGIN });
     expect((await read()).status).toBe(SignInStatus.PENDING);
+    expect((await confirm()).outcome!.status).toBe(SignInStatus.REFUSED);
     expect((await aliceWallet.respond(flow.invocationUri)).status).toBe(200);
 
-    const outcome = await read();
+    const presented = await read();
+    expect(presented.status).toBe(SignInStatus.PRESENTED);
+    expect(presented.signedIn).toBeUndefined();
+    expect(presented.presented).toMatchObject({
+      issuer: 'https://issuer.example',
+      email: 'alice@wallet.example',
+    });
+    expect((await read()).status).toBe(SignInStatus.PRESENTED);
+    const outcome = (await confirm()).outcome!;
     expect(outcome.status).toBe(SignInStatus.SIGNED_IN);
     const signedIn = outcome.signedIn!;
     expect(signedIn.userId).toBe(alice.userId);
@@ -85,26 +107,49 @@ describe('WalletFlowService sign-in', () => {
     expect(consents.status).toBe(200);
     expect(await consents.json()).toEqual({ consents: [], csrfToken: signedIn.csrfToken });
 
-    // Delivered once: a second read (a replayed poll) is the uniform refusal.
-    const replayed = await read();
-    expect(replayed.status).toBe(SignInStatus.REFUSED);
-    expect(replayed.signedIn).toBeUndefined();
+    // Delivered once: a second read or confirmation (a replay) is the uniform refusal.
+    for (const replayed of [await read(), (await confirm()).outcome!]) {
+      expect(replayed.status).toBe(SignInStatus.REFUSED);
+      expect(replayed.signedIn).toBeUndefined();
+    }
   });
 
-  it('delivers a sign-in to one of two concurrent reads only', async () => {
+  it('delivers a sign-in to one of concurrent confirmations only', async () => {
     const flow = await startSignIn();
     await aliceWallet.respond(flow.invocationUri);
     const reads = await Promise.all(
       [1, 2, 3].map(() => flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })),
     );
-    expect(reads.filter((read) => read.status === SignInStatus.SIGNED_IN)).toHaveLength(1);
-    expect(reads.filter((read) => read.signedIn !== undefined)).toHaveLength(1);
+    expect(reads.filter((read) => read.status === SignInStatus.PRESENTED).length).toBeGreaterThanOrEqual(1);
+    expect(reads.filter((read) => read.signedIn !== undefined)).toHaveLength(0);
+    const confirms = await Promise.all(
+      [1, 2, 3].map(() =>
+        flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true, origin: ORIGIN }),
+      ),
+    );
+    expect(confirms.filter(({ outcome }) => outcome?.status === SignInStatus.SIGNED_IN)).toHaveLength(1);
+    expect(confirms.filter(({ outcome }) => outcome?.signedIn !== undefined)).toHaveLength(1);
+  });
+
+  it('signs nobody in after a cancel', async () => {
+    const flow = await startSignIn();
+    await aliceWallet.respond(flow.invocationUri);
+    expect((await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
+      SignInStatus.PRESENTED,
+    );
+    const cancel = await flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: false });
+    expect(cancel.outcome!.status).toBe(SignInStatus.REFUSED);
+    const late = await flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true });
+    expect(late.outcome!.status).toBe(SignInStatus.REFUSED);
+    expect((await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
+      SignInStatus.REFUSED,
+    );
   });
 
   it('yields the same sub on a later sign-in', async () => {
     const flow = await startSignIn();
     await aliceWallet.respond(flow.invocationUri);
-    const outcome = await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder });
+    const outcome = await readAndConfirm(flow);
     expect(outcome.signedIn?.userId).toBe(alice.userId);
   });
 
@@ -120,29 +165,23 @@ describe('WalletFlowService sign-in', () => {
     for (const [wallet, options] of attempts) {
       const flow = await startSignIn();
       expect((await wallet.respond(flow.invocationUri, options)).status).toBe(200);
-      const outcome = await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder });
+      const outcome = await readAndConfirm(flow);
       expect(outcome.status).toBe(SignInStatus.REFUSED);
       expect(outcome.signedIn).toBeUndefined();
     }
     const flow = await startSignIn();
     await aliceWallet.respond(flow.invocationUri);
     for (const binder of ['', '0'.repeat(64)]) {
-      expect((await flows.getSignInOutcome({ handle: flow.handle, binder })).status).toBe(
-        SignInStatus.REFUSED,
-      );
+      expect((await readAndConfirm(flow, binder)).status).toBe(SignInStatus.REFUSED);
     }
     // The wrong binders consumed nothing: the right browser still signs in.
-    expect((await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
-      SignInStatus.SIGNED_IN,
-    );
+    expect((await readAndConfirm(flow)).status).toBe(SignInStatus.SIGNED_IN);
   });
 
   it('refuses a link flow read as a sign-in, and an unknown handle', async () => {
     const { flow } = await flows.startLink({ sessionToken: alice.sessionToken, csrfToken: alice.csrfToken });
     await aliceWallet.respond(flow!.invocationUri);
-    expect((await flows.getSignInOutcome({ handle: flow!.handle, binder: flow!.binder })).status).toBe(
-      SignInStatus.REFUSED,
-    );
+    expect((await readAndConfirm(flow!)).status).toBe(SignInStatus.REFUSED);
     expect((await flows.getSignInOutcome({ handle: 'A'.repeat(43), binder: flow!.binder })).status).toBe(
       SignInStatus.REFUSED,
     );

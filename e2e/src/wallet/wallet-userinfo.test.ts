@@ -37,10 +37,15 @@ describe('UserInfo with a linked wallet', () => {
       email: 'holder@wallet.example',
     });
     expect((await wallet.respond(invocation_uri)).status).toBe(200);
-    const poll = await fetch(`${flow.suite.baseUrl}/auth/link/wallet/${handle}`, {
-      headers: { cookie: `${browser.cookie}; ${BINDER_COOKIE}=${binder}` },
+    const cookie = `${browser.cookie}; ${BINDER_COOKIE}=${binder}`;
+    const poll = await fetch(`${flow.suite.baseUrl}/auth/link/wallet/${handle}`, { headers: { cookie } });
+    expect(((await poll.json()) as { status: string }).status).toBe('presented');
+    // docs/wallet.md #16: linked once the starting browser confirms.
+    const confirmed = await fetch(`${flow.suite.baseUrl}/auth/link/wallet/${handle}/confirm`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': browser.csrfToken },
     });
-    expect(((await poll.json()) as { status: string }).status).toBe('linked');
+    expect(((await confirmed.json()) as { status: string }).status).toBe('linked');
 
     expect(await userInfoEmail(token)).toEqual({
       sub: user.id,

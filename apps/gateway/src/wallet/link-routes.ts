@@ -18,7 +18,11 @@ const linkStarted = {
   required: ['handle', 'invocation_uri', 'expires_at'],
   additionalProperties: false,
   properties: {
-    handle: { type: 'string', description: 'Names the flow in GET /auth/link/wallet/{handle}.' },
+    handle: {
+      type: 'string',
+      description:
+        'Names the flow in GET /auth/link/wallet/{handle} and its confirm and cancel; not the request_uri handle.',
+    },
     invocation_uri: { type: 'string', description: 'The link (or QR code content) that opens the wallet.' },
     expires_at: { type: 'integer', description: 'When the flow expires, epoch milliseconds.' },
   },
@@ -31,18 +35,53 @@ const linkPoll = {
   properties: {
     status: {
       type: 'string',
-      enum: ['pending', 'linked', 'conflict', 'expired', 'rejected'],
+      enum: ['pending', 'presented', 'linked', 'conflict', 'expired', 'rejected', 'cancelled'],
       description:
-        '`pending` until the wallet answers; `conflict`: the credential is linked to another account.',
+        '`pending` until the wallet answers; `presented`: verified, waiting for confirm or cancel; ' +
+        '`conflict`: the credential is linked to another account.',
     },
     message: { type: 'string', description: 'More about the outcome, for people.' },
+    presented: {
+      type: 'object',
+      required: ['issuer'],
+      additionalProperties: false,
+      description: 'With `presented`: what the wallet presented, for the user to check before confirming.',
+      properties: {
+        issuer: { type: 'string', description: 'The credential issuer.' },
+        email: { type: 'string', description: 'The email address the credential disclosed, if any.' },
+      },
+    },
   },
 } as const;
 
+type Outcome = Awaited<ReturnType<ServiceClient<typeof WalletFlowService>['getLinkOutcome']>>;
+
+/** interface.md 4.2: the poll's JSON from wallet-bridge's outcome. */
+function pollBody(outcome: Outcome) {
+  const presented = outcome.presented;
+  return {
+    status: LinkStatus[outcome.status].toLowerCase(),
+    ...(outcome.message === undefined ? {} : { message: outcome.message }),
+    ...(presented === undefined
+      ? {}
+      : {
+          presented: {
+            issuer: presented.issuer,
+            ...(presented.email === undefined ? {} : { email: presented.email }),
+          },
+        }),
+  };
+}
+
+/** Flow ids are 43 base64url characters; anything much longer names nothing. */
+const MAX_HANDLE_LENGTH = 128;
+
 /**
  * interface.md 4.2 wallet linking. wallet-bridge checks, in order: the feature (404), the session
- * (401), the CSRF header (400 invalid_csrf_token); the poll also needs the binder cookie and
- * the starting user's session, else the uniform refusal (404).
+ * (401), the CSRF header (400 invalid_csrf_token), a sign-in within 5 minutes (401,
+ * docs/wallet.md #19); the poll also needs the binder cookie and the starting user's session,
+ * else the uniform refusal (404). A verified presentation waits as `presented` until this
+ * browser confirms or cancels it (docs/wallet.md #16).
  */
 export async function linkRoutes(app: FastifyInstance, { flows, startBudget }: LinkRoutesOptions) {
   const options = { schema: { response: { 200: linkStarted } }, config: { rateLimit: startBudget } };
@@ -62,15 +101,36 @@ export async function linkRoutes(app: FastifyInstance, { flows, startBudget }: L
     { schema: { response: { 200: linkPoll } } },
     async (request, reply) => {
       const outcome = await flows.getLinkOutcome({
-        handle: request.params.handle.slice(0, 128),
+        handle: request.params.handle.slice(0, MAX_HANDLE_LENGTH),
         binder: binderOf(request),
         sessionToken: sessionToken(request) ?? '',
       });
       noStore(reply);
-      return {
-        status: LinkStatus[outcome.status].toLowerCase(),
-        ...(outcome.message === undefined ? {} : { message: outcome.message }),
-      };
+      return pollBody(outcome);
     },
   );
+
+  // docs/wallet.md #16: the decision, from the browser that started the flow (session, binder,
+  // and the session's CSRF token as for the start, docs/decisions.md #19).
+  for (const [decision, confirm] of [
+    ['confirm', true],
+    ['cancel', false],
+  ] as const) {
+    app.post<{ Params: { handle: string } }>(
+      `/auth/link/wallet/:handle/${decision}`,
+      { schema: { response: { 200: linkPoll } } },
+      async (request, reply) => {
+        const csrf = request.headers['x-csrf-token'];
+        const { outcome } = await flows.confirmLink({
+          handle: request.params.handle.slice(0, MAX_HANDLE_LENGTH),
+          binder: binderOf(request),
+          sessionToken: sessionToken(request) ?? '',
+          csrfToken: typeof csrf === 'string' ? csrf : '',
+          confirm,
+        });
+        noStore(reply);
+        return pollBody(outcome!);
+      },
+    );
+  }
 }

@@ -29,15 +29,17 @@ export async function transportRoutes(app: FastifyInstance, { transport }: Trans
   // OID4VP 1.0 section 8.2 answers in the RFC 6749 error format.
   app.post('/oid4vp/response', { config: { errorFormat: 'oauth' } }, async (request, reply) => {
     const fields = responseFields(formFieldsOf(request));
+    let redirectUri: string | undefined;
     try {
-      await transport.submitResponse(fields);
+      ({ redirectUri } = await transport.submitResponse(fields));
     } catch (error) {
       // wallet-bridge without a usable verifier profile: the route does not exist.
       if (error instanceof NotFoundError) return sendBareNotFound(reply);
       throw error;
     }
-    // OID4VP 1.0 section 8.2: 200 acknowledges; no redirect_uri is returned.
-    return noStore(reply).code(200).send();
+    // OID4VP 1.0 section 8.2: 200 with the redirect_uri carrying the response code, which only
+    // the browser that started the flow can use (docs/wallet.md #18).
+    return noStore(reply).code(200).send({ redirect_uri: redirectUri });
   });
 }
 

@@ -7,14 +7,13 @@ type Deps = Pick<Registry, 'requests' | 'wallet'>;
 
 /**
  * interface.md 4.9 GET /oid4vp/request/{handle}: the signed request object of a pending, unexpired
- * request. Reads only, so a wallet may fetch it again. Malformed, unknown, expired and already
- * answered handles are one NotFoundError.
+ * request, served once (docs/wallet.md #20): a wallet fetches it once, and whoever fetches it
+ * second (someone who saw the QR code) gets neither its state nor its nonce. Malformed,
+ * unknown, expired, answered and already served handles are one NotFoundError.
  */
 export async function getRequestObject(deps: Deps, handle: string): Promise<string> {
   const config = requireWallet(deps);
-  const request = isIdentifierShaped(handle)
-    ? await deps.requests.findPending(handle, new Date())
-    : undefined;
+  const request = isIdentifierShaped(handle) ? await deps.requests.serveOnce(handle, new Date()) : undefined;
   if (!request) throw new NotFoundError();
   return signRequestObject(config, request);
 }

@@ -10,6 +10,10 @@ export const STATUS = {
   answered: 'answered',
   declined: 'declined',
   settling: 'settling',
+  /** Verified; the starting browser has not decided yet (docs/wallet.md #16). */
+  presented: 'presented',
+  /** The starting browser cancelled: nothing linked, nobody signed in. */
+  cancelled: 'cancelled',
   signedIn: 'signed_in',
   refused: 'refused',
   linked: 'linked',
@@ -32,6 +36,17 @@ export function isIdentifierShaped(value: string): boolean {
 /** The stored form of the browser-binder cookie value; the label keeps it apart from other hashes. */
 export function binderHash(secretHashKey: Buffer, binder: string): string {
   return keyedHash(secretHashKey, `wallet-binder:${binder}`);
+}
+
+/** The stored form of a same-device response code (docs/wallet.md #18), under its own label. */
+export function responseCodeHash(secretHashKey: Buffer, responseCode: string): string {
+  return keyedHash(secretHashKey, `wallet-response-code:${responseCode}`);
+}
+
+/** What the starting browser is shown and asked to confirm (docs/wallet.md #16). */
+export interface PresentedCredentialView {
+  issuer: string;
+  email?: string;
 }
 
 /**

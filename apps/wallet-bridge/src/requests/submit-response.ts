@@ -1,11 +1,12 @@
 import type { SubmitResponseRequest } from '@authz/proto/walletbridge/v1/walletbridge';
 import { InvalidRequestError } from '@authz/shared/errors';
+import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
 import { requireWallet, type Registry } from '../registry.js';
 import { CREDENTIAL_QUERY_ID } from './dcql-query.js';
-import { isIdentifierShaped, STATUS } from './presentation-request.js';
+import { isIdentifierShaped, randomIdentifier, responseCodeHash, STATUS } from './presentation-request.js';
 import type { WalletAnswer } from './presentation-request-store.js';
 
-type Deps = Pick<Registry, 'requests' | 'wallet'>;
+type Deps = Pick<Registry, 'requests' | 'wallet' | 'secretHashKey'>;
 
 /** RFC 6749 section 4.1.2.1 error codes are printable ASCII. */
 const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
@@ -13,19 +14,27 @@ const ERROR_CODE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 /**
  * interface.md 4.9 POST /oid4vp/response (OID4VP 1.0 section 8.2, direct_post): structural parsing and
  * correlation only. The request is consumed here, atomically, so a replayed response finds
- * nothing; nothing is verified and nobody is signed in until the outcome is read.
+ * nothing; nothing is verified and nobody is signed in until the outcome is read and the
+ * starting browser confirms it (docs/wallet.md #16). Answers the redirect_uri with a fresh
+ * response code (section 8.2, docs/wallet.md #18), kept only as its keyed hash.
  */
-export async function submitResponse(deps: Deps, response: SubmitResponseRequest): Promise<void> {
-  requireWallet(deps);
+export async function submitResponse(deps: Deps, response: SubmitResponseRequest): Promise<string> {
+  const config = requireWallet(deps);
   const state = response.state ?? '';
   if (!isIdentifierShaped(state)) throw new InvalidRequestError({ message: 'state is missing or malformed' });
-  const answer = parseAnswer(response);
+  const responseCode = randomIdentifier();
+  const answer = {
+    ...parseAnswer(response),
+    responseCodeHash: responseCodeHash(deps.secretHashKey, responseCode),
+  };
   const answered = await deps.requests.answer(state, answer, new Date());
   if (!answered) throw new InvalidRequestError({ message: 'unknown, used or expired state' });
+  const query = new URLSearchParams({ response_code: responseCode });
+  return `${config.issuer}${HOSTED_PAGE_PATHS.walletReturn}?${query.toString()}`;
 }
 
 // OID4VP 1.0 section 8.1: either a vp_token or an error response (section 8.5), never both.
-function parseAnswer(response: SubmitResponseRequest): WalletAnswer {
+function parseAnswer(response: SubmitResponseRequest): Omit<WalletAnswer, 'responseCodeHash'> {
   if (response.error !== undefined && response.vpToken === undefined) {
     if (!ERROR_CODE.test(response.error)) throw new InvalidRequestError({ message: 'error is malformed' });
     return { status: STATUS.declined, vpToken: null };

@@ -1,7 +1,8 @@
 import type { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import type { ServiceImplementation } from '@authz/shared/grpc';
-import { getLinkOutcome } from '../flows/link-outcome.js';
-import { getSignInOutcome } from '../flows/sign-in-outcome.js';
+import { confirmLink, getLinkOutcome } from '../flows/link-outcome.js';
+import { redeemResponseCode } from '../flows/redeem-response-code.js';
+import { confirmSignIn, getSignInOutcome } from '../flows/sign-in-outcome.js';
 import { startLink, startSignIn } from '../flows/start-flow.js';
 import type { Registry } from '../registry.js';
 
@@ -21,6 +22,15 @@ export function flowServiceImplementation(
     },
     async getLinkOutcome(request) {
       return getLinkOutcome(registry, request);
+    },
+    async confirmSignIn(request) {
+      return { outcome: await confirmSignIn(registry, request) };
+    },
+    async confirmLink(request) {
+      return { outcome: await confirmLink(registry, request) };
+    },
+    async redeemResponseCode(request) {
+      return redeemResponseCode(registry, request);
     },
   };
 }

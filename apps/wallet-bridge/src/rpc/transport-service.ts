@@ -13,8 +13,7 @@ export function transportServiceImplementation(
       return { requestObject: await getRequestObject(registry, handle) };
     },
     async submitResponse(request) {
-      await submitResponse(registry, request);
-      return {};
+      return { redirectUri: await submitResponse(registry, request) };
     },
   };
 }

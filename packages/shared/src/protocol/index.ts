@@ -35,5 +35,10 @@ export const HOSTED_PAGE_PATHS = {
   /** Wallet sign-in and linking; 404 while wallet federation is off (docs/decisions.md #25). */
   walletLogin: '/ui/wallet-login',
   walletLink: '/ui/wallet-link',
+  /** Where a same-device wallet sends the browser back, with the response code (docs/wallet.md #18). */
+  walletReturn: '/ui/wallet-return',
 } as const;
+
+/** docs/wallet.md #19: starting a wallet link needs a sign-in at most this many seconds old. */
+export const WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS = 300;
 export { holdsUnstorableString, isStorableText } from './storable-text.js';

@@ -15,6 +15,8 @@ export interface SignInRequest {
 export interface SessionView {
   email: string;
   csrfToken: string;
+  /** When the user last signed in, epoch seconds (OIDC auth_time). */
+  authTime: number;
 }
 
 export interface IdentityPort {

@@ -1,4 +1,5 @@
 import { InvalidCredentialsError, RateLimitedError, ValidationError } from '@authz/shared/errors';
+import { WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS } from '@authz/shared/protocol';
 import {
   isLoginCsrfTokenValid,
   isPreSessionShaped,
@@ -45,6 +46,10 @@ function nextPageOf(value: string | null | undefined): NextPage | undefined {
     : undefined;
 }
 
+function isRecentSignIn(authTime: number): boolean {
+  return authTime * 1000 >= Date.now() - WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS * 1000;
+}
+
 function afterSignIn(deps: Deps, handle: string | undefined, next: NextPage | undefined): string {
   if (handle !== undefined) return deps.links.resume(handle);
   return next === undefined ? deps.links.login() : NEXT_PAGES[next](deps);
@@ -63,8 +68,11 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
   const walletOffer = walletSignInOffer(deps, handle);
   if (handle === undefined) {
     const session = await findBrowserSession(deps, request.cookies);
-    if (session && next !== undefined) return redirectPage(303, afterSignIn(deps, undefined, next));
-    if (session) return signedInPage(deps, session.email);
+    // docs/wallet.md #19: linking needs a recent sign-in, so an older session signs in again.
+    if (session && next !== undefined && isRecentSignIn(session.authTime)) {
+      return redirectPage(303, afterSignIn(deps, undefined, next));
+    }
+    if (session && next === undefined) return signedInPage(deps, session.email);
   } else if (!isHandleShaped(handle)) {
     return expiredRequestPage(deps);
   }

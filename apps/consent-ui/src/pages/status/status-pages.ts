@@ -37,6 +37,18 @@ export function signInRequiredPage({ links }: Deps, next?: 'wallet-link'): PageR
   });
 }
 
+/**
+ * docs/wallet.md #19: linking a wallet needs a sign-in within the last 5 minutes; the session is
+ * live but older, so the user signs in again and comes back here.
+ */
+export function signInAgainPage({ links }: Deps, next: 'wallet-link'): PageResult {
+  return documentPage(links, 401, {
+    title: 'Sign in again',
+    content: html`<p>Linking a wallet needs a recent sign-in. Sign in with your password again to go on.</p>
+      <p><a href="${links.login()}?next=${next}">Sign in</a> and you will be brought back here.</p>`,
+  });
+}
+
 export function badRequestPage({ links }: Deps): PageResult {
   return documentPage(links, 400, { title: 'This request is not valid', content: START_AGAIN });
 }

@@ -9,8 +9,10 @@ export const BINDER_COOKIE = '__Host-service_wallet_binder';
 
 /**
  * The flow's invocation URI, so the waiting screen keeps showing the QR code across its own
- * reloads: WalletFlowService hands it out only when the flow starts. Host-only and HttpOnly,
- * so only these pages ever set it (docs/hosted-pages.md "Wallet pages").
+ * reloads: WalletFlowService hands it out only when the flow starts. It also names the flow
+ * (its page id, docs/wallet.md #17) and, for a sign-in, the pending authorization it continues,
+ * so a same-device return (docs/wallet.md #18) finds its way back. Host-only and HttpOnly, so
+ * only these pages ever set it (docs/hosted-pages.md "Wallet pages").
  */
 export const INVOCATION_COOKIE = '__Host-service_wallet_invocation';
 
@@ -23,12 +25,25 @@ function setCookie(name: string, value: string, maxAgeSeconds: number): string {
   return `${name}=${value}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}`;
 }
 
+interface HeldInvocation {
+  /** The flow's page id. */
+  flow: string;
+  uri: string;
+  /** The pending authorization a sign-in continues. */
+  returnTo?: string;
+}
+
 /** Both cookies of a flow that just started; they last as long as the flow. */
-export function walletFlowCookies(flow: WalletFlow, now = Date.now()): string[] {
+export function walletFlowCookies(flow: WalletFlow, returnTo?: string, now = Date.now()): string[] {
   const maxAge = Math.max(0, Math.ceil((flow.expiresAt - now) / 1000));
+  const held: HeldInvocation = {
+    flow: flow.handle,
+    uri: flow.invocationUri,
+    ...(returnTo === undefined ? {} : { returnTo }),
+  };
   return [
     setCookie(BINDER_COOKIE, flow.binder, maxAge),
-    setCookie(INVOCATION_COOKIE, Buffer.from(flow.invocationUri, 'utf8').toString('base64url'), maxAge),
+    setCookie(INVOCATION_COOKIE, Buffer.from(JSON.stringify(held), 'utf8').toString('base64url'), maxAge),
   ];
 }
 
@@ -39,19 +54,34 @@ export function clearedWalletFlowCookies(): string[] {
 
 /**
  * The invocation URI this browser was shown for flow `handle`, or undefined: the cookie may
- * be missing, or belong to a flow started later in another tab. The interface.md 4.9 request_uri ends
- * in the flow's handle, which is what ties the two together.
+ * be missing, or belong to a flow started later in another tab.
  */
 export function invocationUriFor(
   cookies: Readonly<Record<string, string>>,
   handle: string,
 ): string | undefined {
+  return heldInvocation(cookies, handle)?.uri;
+}
+
+/** The pending authorization the sign-in flow `handle` continues, as this browser started it. */
+export function returnToFor(cookies: Readonly<Record<string, string>>, handle: string): string | undefined {
+  return heldInvocation(cookies, handle)?.returnTo;
+}
+
+function heldInvocation(
+  cookies: Readonly<Record<string, string>>,
+  handle: string,
+): HeldInvocation | undefined {
   const held = cookies[INVOCATION_COOKIE];
   if (!held) return undefined;
-  const uri = Buffer.from(held, 'base64url').toString('utf8');
   try {
-    const requestUri = new URL(uri).searchParams.get('request_uri');
-    return requestUri?.endsWith(`/${encodeURIComponent(handle)}`) ? uri : undefined;
+    const value = JSON.parse(Buffer.from(held, 'base64url').toString('utf8')) as Partial<HeldInvocation>;
+    if (value.flow !== handle || typeof value.uri !== 'string') return undefined;
+    return {
+      flow: value.flow,
+      uri: value.uri,
+      ...(typeof value.returnTo === 'string' ? { returnTo: value.returnTo } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -1,12 +1,13 @@
 import { InvalidCsrfTokenError, NotFoundError, UnauthorizedError } from '@authz/shared/errors';
-import { SESSION_COOKIE } from '@authz/shared/protocol';
+import { SESSION_COOKIE, WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS } from '@authz/shared/protocol';
 import { html } from '../../html/html.js';
 import { findBrowserSession } from '../browser-session.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
-import { notFoundPage, signInRequiredPage } from '../status/status-pages.js';
+import { notFoundPage, signInAgainPage, signInRequiredPage } from '../status/status-pages.js';
 import { BINDER_COOKIE, invocationUriFor, walletFlowCookies } from './wallet-cookies.js';
+import { decisionOf, walletConfirmationPage } from './wallet-confirmation-page.js';
 import type { LinkOutcome, LinkStatus } from './wallet-port.js';
 import { walletRefusalPage } from './wallet-status-pages.js';
 import { walletWaitingPage } from './wallet-waiting-page.js';
@@ -16,7 +17,10 @@ type Deps = Pick<Registry, 'wallet' | 'walletLinks' | 'qrCodes' | 'identity' | '
 const LINK_PURPOSE = 'Your wallet is asked to present a credential to link to your account.';
 
 /** interface.md 3, in plain words; wallet-bridge's own sentence is shown when it sends one. */
-const OUTCOME_VIEWS: Record<Exclude<LinkStatus, 'pending'>, { title: string; fallback: string }> = {
+const OUTCOME_VIEWS: Record<
+  Exclude<LinkStatus, 'pending' | 'presented'>,
+  { title: string; fallback: string }
+> = {
   linked: { title: 'Wallet linked', fallback: 'The wallet credential is linked to your account.' },
   conflict: {
     title: 'Wallet already linked',
@@ -24,15 +28,23 @@ const OUTCOME_VIEWS: Record<Exclude<LinkStatus, 'pending'>, { title: string; fal
   },
   expired: { title: 'Request expired', fallback: 'The request expired. Start again.' },
   rejected: { title: 'Wallet not accepted', fallback: 'The wallet presentation was not accepted.' },
+  cancelled: { title: 'Linking cancelled', fallback: 'Linking was cancelled. Nothing was linked.' },
 };
 
+/** docs/wallet.md #19: the session's sign-in is recent enough to start a link. */
+function isRecent(authTime: number, now = Date.now()): boolean {
+  return authTime * 1000 >= now - WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS * 1000;
+}
+
 /**
- * GET /ui/wallet-link (interface.md 4.5): the confirmation screen, for a signed-in browser only. Its
- * form carries the session's CSRF token in a hidden field (docs/decisions.md #17).
+ * GET /ui/wallet-link (interface.md 4.5): the start screen, for a browser signed in within the last
+ * 5 minutes (docs/wallet.md #19; otherwise "sign in again"). Its form carries the session's CSRF
+ * token in a hidden field (docs/decisions.md #17).
  */
 export async function showWalletLinkPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const session = await findBrowserSession(deps, request.cookies);
   if (!session) return signInRequiredPage(deps, 'wallet-link');
+  if (!isRecent(session.authTime)) return signInAgainPage(deps, 'wallet-link');
   const { links, walletLinks } = deps;
   return documentPage(links, 200, {
     title: 'Link a wallet',
@@ -49,9 +61,9 @@ export async function showWalletLinkPage(deps: Deps, request: PageRequest): Prom
 }
 
 /**
- * POST /ui/wallet-link (interface.md 4.5, 4.2): wallet-bridge checks the session and the form's CSRF
- * token (docs/decisions.md #17, #19), then starts the link; the browser gets the binder cookie and
- * the QR code / deep link at once.
+ * POST /ui/wallet-link (interface.md 4.5, 4.2): wallet-bridge checks the session, the form's CSRF
+ * token (docs/decisions.md #17, #19) and that the sign-in is recent (docs/wallet.md #19), then
+ * starts the link; the browser gets the binder cookie and the QR code / deep link at once.
  */
 export async function startWalletLink(deps: Deps, request: PageRequest): Promise<PageResult> {
   const sessionToken = request.cookies[SESSION_COOKIE];
@@ -64,17 +76,14 @@ export async function startWalletLink(deps: Deps, request: PageRequest): Promise
     });
     return await linkWaitingPage(deps, flow.handle, flow.invocationUri, walletFlowCookies(flow));
   } catch (error) {
-    if (error instanceof UnauthorizedError) return signInRequiredPage(deps);
-    if (error instanceof InvalidCsrfTokenError) return csrfRefusal();
-    // docs/decisions.md #25: the feature went off after the route asked.
-    if (error instanceof NotFoundError) return notFoundPage(deps);
-    throw error;
+    return linkRefusal(deps, error, true);
   }
 }
 
 /**
- * GET /ui/wallet-link/{handle} (interface.md 4.5, 3): the waiting screen while pending, then the
- * outcome: linked, conflict, expired or rejected. A flow that is not this browser's (binder
+ * GET /ui/wallet-link/{handle} (interface.md 4.5, 3): the waiting screen while pending; once the
+ * wallet's answer verified, the confirmation screen (docs/wallet.md #16); then the outcome:
+ * linked, conflict, expired, rejected or cancelled. A flow that is not this browser's (binder
  * cookie) and this user's is the one uniform refusal.
  */
 export async function showWalletLinkOutcome(
@@ -90,19 +99,79 @@ export async function showWalletLinkOutcome(
   try {
     outcome = await deps.wallet.getLinkOutcome({ handle, binder, sessionToken });
   } catch (error) {
-    if (error instanceof UnauthorizedError) return signInRequiredPage(deps);
-    // The route has checked the feature is on: NotFoundError is the uniform refusal here.
-    if (error instanceof NotFoundError) return walletRefusalPage(deps);
-    throw error;
+    return linkRefusal(deps, error);
   }
+  return outcomePage(deps, request, handle, outcome);
+}
+
+/**
+ * POST /ui/wallet-link/{handle} (docs/wallet.md #16): the decision on the confirmation screen,
+ * with the session's CSRF token, from the browser holding the flow's binder cookie. Confirm
+ * links, cancel links nothing; then the outcome screen.
+ */
+export async function decideWalletLink(
+  deps: Deps,
+  request: PageRequest,
+  handle: string | undefined,
+): Promise<PageResult> {
+  const sessionToken = request.cookies[SESSION_COOKIE];
+  if (!sessionToken) return signInRequiredPage(deps);
+  const binder = request.cookies[BINDER_COOKIE];
+  const confirm = decisionOf(request.form);
+  if (handle === undefined || !binder || confirm === undefined) return walletRefusalPage(deps);
+  let outcome: LinkOutcome;
+  try {
+    outcome = await deps.wallet.confirmLink({
+      handle,
+      binder,
+      sessionToken,
+      csrfToken: request.form.get('csrf_token') ?? '',
+      confirm,
+    });
+  } catch (error) {
+    return linkRefusal(deps, error);
+  }
+  return outcomePage(deps, request, handle, outcome);
+}
+
+async function outcomePage(
+  deps: Deps,
+  request: PageRequest,
+  handle: string,
+  outcome: LinkOutcome,
+): Promise<PageResult> {
   if (outcome.status === 'pending') {
     return linkWaitingPage(deps, handle, invocationUriFor(request.cookies, handle));
+  }
+  if (outcome.status === 'presented') {
+    const session = await findBrowserSession(deps, request.cookies);
+    if (!session) return signInRequiredPage(deps);
+    return walletConfirmationPage(deps, {
+      purpose: 'link',
+      presented: outcome.presented!,
+      action: deps.walletLinks.linkOutcome(handle),
+      hidden: [['csrf_token', session.csrfToken]],
+    });
   }
   const view = OUTCOME_VIEWS[outcome.status];
   return documentPage(deps.links, 200, {
     title: view.title,
     content: html`<p role="status" data-status="${outcome.status}">${outcome.message ?? view.fallback}</p>`,
   });
+}
+
+/** What wallet-bridge's refusals become on these pages. */
+function linkRefusal(deps: Deps, error: unknown, starting = false): PageResult {
+  if (error instanceof UnauthorizedError) {
+    // docs/wallet.md #19: a live session whose sign-in is too old to start a link.
+    return starting && error.hasCustomMessage
+      ? signInAgainPage(deps, 'wallet-link')
+      : signInRequiredPage(deps);
+  }
+  if (error instanceof InvalidCsrfTokenError) return csrfRefusal();
+  // docs/decisions.md #25: the feature went off after the route asked; otherwise the uniform refusal.
+  if (error instanceof NotFoundError) return starting ? notFoundPage(deps) : walletRefusalPage(deps);
+  throw error;
 }
 
 function linkWaitingPage(

@@ -17,3 +17,20 @@ export function isWalletLoginCsrfTokenValid(
 ): boolean {
   return isPreSessionCsrfTokenValid(key, 'wallet-login', preSession, handle, sent);
 }
+
+/**
+ * The sign-in confirmation form's token (docs/wallet.md #16): bound to the pre-session, which a
+ * wallet sign-in requires to start, and to the flow, under its own label.
+ */
+export function walletConfirmCsrfToken(key: Buffer, preSession: string, flow: string): string {
+  return preSessionCsrfToken(key, 'wallet-confirm', preSession, flow);
+}
+
+export function isWalletConfirmCsrfTokenValid(
+  key: Buffer,
+  preSession: string | undefined,
+  flow: string,
+  sent: string | undefined,
+): boolean {
+  return isPreSessionCsrfTokenValid(key, 'wallet-confirm', preSession, flow, sent);
+}

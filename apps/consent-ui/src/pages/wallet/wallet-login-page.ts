@@ -14,7 +14,14 @@ import {
   invocationUriFor,
   walletFlowCookies,
 } from './wallet-cookies.js';
-import { isWalletLoginCsrfTokenValid, walletLoginCsrfToken } from './wallet-login-csrf.js';
+import { decisionOf, walletConfirmationPage } from './wallet-confirmation-page.js';
+import {
+  isWalletConfirmCsrfTokenValid,
+  isWalletLoginCsrfTokenValid,
+  walletConfirmCsrfToken,
+  walletLoginCsrfToken,
+} from './wallet-login-csrf.js';
+import type { SignInOutcome } from './wallet-port.js';
 import { walletRefusalPage } from './wallet-status-pages.js';
 import { walletWaitingPage } from './wallet-waiting-page.js';
 
@@ -79,7 +86,7 @@ export async function startWalletLogin(deps: Deps, request: PageRequest): Promis
   if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
   const flow = await whileAvailable(() => deps.wallet.startSignIn(request.origin));
   if (!flow) return notFoundPage(deps);
-  return signInWaitingPage(deps, flow.handle, flow.invocationUri, handle, walletFlowCookies(flow));
+  return signInWaitingPage(deps, flow.handle, flow.invocationUri, handle, walletFlowCookies(flow, handle));
 }
 
 /** GET /ui/wallet-login/{handle} (interface.md 4.5): the waiting screen; it reads no outcome itself. */
@@ -95,11 +102,9 @@ export async function showWalletLoginWaiting(
 }
 
 /**
- * GET /ui/wallet-login/{handle}/status (interface.md 4.5, 2.6): wallet-bridge verifies the answer
- * and, for a credential linked to an account, opens a browser session, once. The page then
- * sets the session cookie as the sign-in form does and sends the browser on: to the pending
- * authorization it started from, else to the signed-in page. Pending: the waiting screen
- * again. Anything else: the one uniform refusal.
+ * GET /ui/wallet-login/{handle}/status (interface.md 4.5, 2.6): wallet-bridge verifies the answer;
+ * a verified one is shown on the confirmation screen (docs/wallet.md #16), whose form posts
+ * back here. Pending: the waiting screen again. Anything else: the one uniform refusal.
  */
 export async function readWalletLoginStatus(
   deps: Deps,
@@ -114,7 +119,68 @@ export async function readWalletLoginStatus(
     deps.wallet.getSignInOutcome({ handle, binder, origin: request.origin }),
   );
   if (!outcome) return notFoundPage(deps);
+  return signInOutcomePage(deps, request, handle, returnTo, outcome);
+}
+
+/**
+ * POST /ui/wallet-login/{handle}/status (docs/wallet.md #16): the decision on the confirmation
+ * screen. Its CSRF token is bound to this browser's pre-session and the flow; the binder cookie
+ * to the flow. Confirm: identity opens a session for the linked account, once, and the page
+ * sets the session cookie as the sign-in form does and sends the browser on, to the pending
+ * authorization it started from, else to the signed-in page. Cancel: nobody is signed in.
+ */
+export async function decideWalletLogin(
+  deps: Deps,
+  request: PageRequest,
+  handle: string | undefined,
+): Promise<PageResult> {
+  const returnTo = request.form.get('handle') || undefined;
+  const binder = request.cookies[BINDER_COOKIE];
+  if (handle === undefined) return walletRefusalPage(deps);
+  if (
+    !isWalletConfirmCsrfTokenValid(
+      deps.loginCsrfKey,
+      request.cookies[LOGIN_COOKIE],
+      handle,
+      request.form.get('csrf_token'),
+    )
+  ) {
+    return csrfRefusal();
+  }
+  if (returnTo !== undefined && !isHandleShaped(returnTo)) return expiredRequestPage(deps);
+  const confirm = decisionOf(request.form);
+  if (!binder || confirm === undefined) return walletRefusalPage(deps);
+  const outcome = await whileAvailable(() =>
+    deps.wallet.confirmSignIn({ handle, binder, confirm, origin: request.origin }),
+  );
+  if (!outcome) return notFoundPage(deps);
+  if (!confirm && outcome.kind === 'refused') return cancelledPage(deps);
+  return signInOutcomePage(deps, request, handle, returnTo, outcome);
+}
+
+function signInOutcomePage(
+  deps: Deps,
+  request: PageRequest,
+  handle: string,
+  returnTo: string | undefined,
+  outcome: SignInOutcome,
+): Promise<PageResult> | PageResult {
   switch (outcome.kind) {
+    case 'presented': {
+      const preSession = request.cookies[LOGIN_COOKIE];
+      // A wallet sign-in starts only with a pre-session (startWalletLogin): without one now,
+      // this is not the browser that started it.
+      if (!isPreSessionShaped(preSession)) return walletRefusalPage(deps);
+      return walletConfirmationPage(deps, {
+        purpose: 'sign_in',
+        presented: outcome.presented,
+        action: deps.walletLinks.signInStatus(handle),
+        hidden: [
+          ['csrf_token', walletConfirmCsrfToken(deps.loginCsrfKey, preSession, handle)],
+          ...(returnTo === undefined ? [] : [['handle', returnTo] as const]),
+        ],
+      });
+    }
     case 'pending':
       return signInWaitingPage(deps, handle, invocationUriFor(request.cookies, handle), returnTo);
     case 'signed_in':
@@ -130,6 +196,15 @@ export async function readWalletLoginStatus(
     case 'refused':
       return walletRefusalPage(deps);
   }
+}
+
+/** docs/wallet.md #16: the user refused the presented credential; nobody is signed in. */
+function cancelledPage(deps: Deps): PageResult {
+  return documentPage(deps.links, 200, {
+    title: 'Wallet sign-in cancelled',
+    content: html`<p role="status" data-status="cancelled">Nobody was signed in.</p>
+      <p><a href="${deps.walletLinks.signIn()}">Start again</a></p>`,
+  });
 }
 
 function signInWaitingPage(

@@ -5,6 +5,8 @@ import {
   LinkStatus,
   SignInStatus,
   WalletFlowService,
+  type ConfirmLinkRequest,
+  type ConfirmSignInRequest,
   type GetLinkOutcomeRequest,
   type GetSignInOutcomeRequest,
   type StartLinkRequest,
@@ -33,14 +35,26 @@ const HANDLE = 'h'.repeat(43);
 const BINDER = 'b'.repeat(64);
 const INVOCATION = `openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fissuer.example%2Foid4vp%2Frequest%2F${HANDLE}`;
 const SESSION = { token: 's'.repeat(64), csrfToken: 'c'.repeat(64), email: 'alice@example.com' };
+const PRESENTED = { issuer: 'https://issuer.example', email: 'holder@wallet.example' };
+const RESPONSE_CODE = 'r'.repeat(43);
+/** The invocation cookie as the pages set it: the flow, its invocation URI, the pending authorization. */
+const invocationCookie = (flow: string, returnTo?: string) =>
+  Buffer.from(JSON.stringify({ flow, uri: INVOCATION, ...(returnTo ? { returnTo } : {}) })).toString(
+    'base64url',
+  );
 
 /** WalletFlowService as the pages see it: on or off, one flow, the outcome the test sets. */
 class FakeWalletBridge {
   enabled = true;
   signInStatus = SignInStatus.PENDING;
-  link: { status: LinkStatus; message?: string } = { status: LinkStatus.PENDING };
+  link: { status: LinkStatus; message?: string; presented?: typeof PRESENTED } = {
+    status: LinkStatus.PENDING,
+  };
   readonly starts: StartLinkRequest[] = [];
   readonly reads: (GetSignInOutcomeRequest | GetLinkOutcomeRequest)[] = [];
+  readonly decisions: (ConfirmSignInRequest | ConfirmLinkRequest)[] = [];
+  /** The flow the response code names, once; undefined when spent. */
+  redeemable: string | undefined;
   private readonly server = new GrpcServer({ serviceName: 'wallet-bridge', logger: testLogger() });
 
   async start(): Promise<string> {
@@ -66,17 +80,8 @@ class FakeWalletBridge {
         on();
         if (request.handle !== '') this.reads.push(request);
         if (request.handle !== HANDLE || request.binder !== BINDER) return { status: SignInStatus.REFUSED };
-        return this.signInStatus === SignInStatus.SIGNED_IN
-          ? {
-              status: SignInStatus.SIGNED_IN,
-              signedIn: {
-                userId: randomUUID(),
-                sessionId: randomUUID(),
-                sessionToken: 'n'.repeat(64),
-                csrfToken: '',
-                authTime: 0n,
-              },
-            }
+        return this.signInStatus === SignInStatus.PRESENTED
+          ? { status: SignInStatus.PRESENTED, presented: PRESENTED }
           : { status: this.signInStatus };
       },
       getLinkOutcome: async (request) => {
@@ -86,6 +91,42 @@ class FakeWalletBridge {
         if (request.handle !== HANDLE || request.binder !== BINDER) throw new NotFoundError();
         return this.link;
       },
+      confirmSignIn: async (request) => {
+        on();
+        this.decisions.push(request);
+        if (request.handle !== HANDLE || request.binder !== BINDER || !request.confirm) {
+          return { outcome: { status: SignInStatus.REFUSED } };
+        }
+        const signedIn = {
+          userId: randomUUID(),
+          sessionId: randomUUID(),
+          sessionToken: 'n'.repeat(64),
+          csrfToken: '',
+          authTime: 0n,
+        };
+        return { outcome: { status: SignInStatus.SIGNED_IN, signedIn } };
+      },
+      confirmLink: async (request) => {
+        on();
+        this.decisions.push(request);
+        if (request.sessionToken !== SESSION.token) throw new UnauthorizedError();
+        if (request.csrfToken !== SESSION.csrfToken) throw new InvalidCsrfTokenError();
+        if (request.handle !== HANDLE || request.binder !== BINDER) throw new NotFoundError();
+        return {
+          outcome: request.confirm
+            ? { status: LinkStatus.LINKED, message: 'Linked.' }
+            : { status: LinkStatus.CANCELLED, message: 'Cancelled.' },
+        };
+      },
+      redeemResponseCode: async (request) => {
+        on();
+        if (request.responseCode !== RESPONSE_CODE || request.binder !== BINDER || !this.redeemable) {
+          throw new NotFoundError();
+        }
+        const purpose = this.redeemable;
+        this.redeemable = undefined;
+        return { handle: HANDLE, purpose };
+      },
     });
     return `127.0.0.1:${await this.server.listen('127.0.0.1', 0)}`;
   }
@@ -94,6 +135,9 @@ class FakeWalletBridge {
     return this.server.close(100);
   }
 }
+
+/** How long ago the one signed-in browser signed in (docs/wallet.md #19). */
+const identityState = { signedInSecondsAgo: 10 };
 
 /** IdentityService as far as the wallet pages use it: one signed-in browser. */
 async function startIdentity(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -120,7 +164,8 @@ async function startIdentity(): Promise<{ url: string; close: () => Promise<void
         realmId: randomUUID(),
         createdAt: 0n,
       };
-      return { sessionId: randomUUID(), user, authTime: 0n, csrfToken: SESSION.csrfToken };
+      const authTime = BigInt(Math.floor(Date.now() / 1000) - identityState.signedInSecondsAgo);
+      return { sessionId: randomUUID(), user, authTime, csrfToken: SESSION.csrfToken };
     },
   });
   const port = await server.listen('127.0.0.1', 0);
@@ -131,7 +176,11 @@ interface RunningUi {
   render(
     method: string,
     path: string,
-    call?: { form?: Record<string, string>; cookies?: Record<string, string> },
+    call?: {
+      form?: Record<string, string>;
+      cookies?: Record<string, string>;
+      query?: Record<string, string>;
+    },
   ): Promise<RenderedPage>;
   close(): Promise<void>;
 }
@@ -155,12 +204,12 @@ async function startUi(identityUrl: string, walletBridgeUrl: string): Promise<Ru
   const fields = (source: Record<string, string>) =>
     Object.entries(source).map(([name, value]) => ({ name, value }));
   return {
-    async render(method, path, { form = {}, cookies = {} } = {}) {
+    async render(method, path, { form = {}, cookies = {}, query = {} } = {}) {
       return renderedPage(
         await pages.renderPage({
           method,
           path,
-          query: [],
+          query: fields(query),
           form: fields(form),
           cookies,
           origin: TEST_ORIGIN,
@@ -218,9 +267,7 @@ describe('wallet sign-in pages', () => {
     );
     const cookies = cookiesSet(started);
     expect(cookies['__Host-service_wallet_binder']).toBe(BINDER);
-    expect(Buffer.from(cookies['__Host-service_wallet_invocation']!, 'base64url').toString()).toBe(
-      INVOCATION,
-    );
+    expect(cookies['__Host-service_wallet_invocation']).toBe(invocationCookie(HANDLE));
     const waiting = await ui.render('GET', `/ui/wallet-login/${HANDLE}`, {
       cookies: withBinder({
         '__Host-service_wallet_invocation': cookies['__Host-service_wallet_invocation']!,
@@ -232,7 +279,7 @@ describe('wallet sign-in pages', () => {
   });
 
   it('shows no QR code for another flow’s invocation cookie', async () => {
-    const other = Buffer.from(INVOCATION.replace(HANDLE, 'x'.repeat(43))).toString('base64url');
+    const other = invocationCookie('x'.repeat(43));
     const page = await ui.render('GET', `/ui/wallet-login/${HANDLE}`, {
       cookies: withBinder({ '__Host-service_wallet_invocation': other }),
     });
@@ -241,10 +288,44 @@ describe('wallet sign-in pages', () => {
     expect(page.body).toContain('Waiting for your wallet to answer.');
   });
 
-  it('passes the binder cookie to GetSignInOutcome and sets the session once signed in', async () => {
-    bridge.signInStatus = SignInStatus.SIGNED_IN;
+  it('shows what was presented, and sets the session only once the confirmation is posted', async () => {
+    bridge.signInStatus = SignInStatus.PRESENTED;
     try {
-      const page = await ui.render('GET', `/ui/wallet-login/${HANDLE}/status`, { cookies: withBinder() });
+      const login = cookiesSet(await ui.render('GET', '/ui/wallet-login'))['__Host-service_login']!;
+      const cookies = withBinder({ '__Host-service_login': login });
+      const shown = await ui.render('GET', `/ui/wallet-login/${HANDLE}/status`, { cookies });
+      expectHtmlPage(shown, 200);
+      expect(heading(shown)).toBe('Is this your wallet credential?');
+      expect(shown.body).toContain(`<dd data-presented="issuer">${PRESENTED.issuer}</dd>`);
+      expect(shown.body).toContain(`<dd data-presented="email">${PRESENTED.email}</dd>`);
+      expect(shown.signedIn).toBeUndefined();
+      expect(bridge.reads.at(-1)).toMatchObject({ handle: HANDLE, binder: BINDER });
+      const csrfToken = hiddenField(shown, 'csrf_token')!;
+      // Without the pre-session, or with a forged token: refused, nothing decided.
+      const decided = bridge.decisions.length;
+      for (const [jar, token] of [
+        [withBinder(), csrfToken],
+        [cookies, 'forged'],
+      ] as const) {
+        const refused = await ui.render('POST', `/ui/wallet-login/${HANDLE}/status`, {
+          cookies: jar,
+          form: { csrf_token: token, decision: 'confirm' },
+        });
+        expect(refused.status).toBe(400);
+      }
+      expect(bridge.decisions).toHaveLength(decided);
+      const cancelled = await ui.render('POST', `/ui/wallet-login/${HANDLE}/status`, {
+        cookies,
+        form: { csrf_token: csrfToken, decision: 'cancel' },
+      });
+      expectHtmlPage(cancelled, 200);
+      expect(heading(cancelled)).toBe('Wallet sign-in cancelled');
+      expect(cancelled.signedIn).toBeUndefined();
+      const page = await ui.render('POST', `/ui/wallet-login/${HANDLE}/status`, {
+        cookies,
+        form: { csrf_token: csrfToken, decision: 'confirm' },
+      });
+      expect(bridge.decisions.at(-1)).toMatchObject({ handle: HANDLE, binder: BINDER, confirm: true });
       expect(page.status).toBe(303);
       expect(page.location).toBe('/ui/login');
       // The gateway sets the session cookie from the outcome; the page clears the rest.
@@ -255,14 +336,68 @@ describe('wallet sign-in pages', () => {
         '__Host-service_wallet_invocation=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0',
       ]);
       expect(cookiesSet(page)['__Host-service_session']).toBe('n'.repeat(64));
-      expect(bridge.reads.at(-1)).toMatchObject({ handle: HANDLE, binder: BINDER });
     } finally {
       bridge.signInStatus = SignInStatus.PENDING;
     }
   });
 });
 
+describe('the same-device return', () => {
+  it('sends the binder’s browser to the flow’s page once, and refuses anyone else', async () => {
+    bridge.redeemable = 'sign_in';
+    const query = { response_code: RESPONSE_CODE };
+    const stranger = await ui.render('GET', '/ui/wallet-return', { query });
+    expectHtmlPage(stranger, 400);
+    const back = await ui.render('GET', '/ui/wallet-return', {
+      query,
+      cookies: withBinder({ '__Host-service_wallet_invocation': invocationCookie(HANDLE, 'p'.repeat(43)) }),
+    });
+    expect(back.status).toBe(303);
+    expect(back.location).toBe(`/ui/wallet-login/${HANDLE}/status?handle=${'p'.repeat(43)}`);
+    expectHtmlPage(await ui.render('GET', '/ui/wallet-return', { query, cookies: withBinder() }), 400);
+    bridge.redeemable = 'link';
+    const link = await ui.render('GET', '/ui/wallet-return', { query, cookies: withBinder() });
+    expect(link.location).toBe(`/ui/wallet-link/${HANDLE}`);
+  });
+});
+
 describe('wallet link pages', () => {
+  it('ask for a new sign-in when the session’s is older than 5 minutes', async () => {
+    identityState.signedInSecondsAgo = 301;
+    try {
+      const page = await ui.render('GET', '/ui/wallet-link', { cookies: signedIn });
+      expectHtmlPage(page, 401);
+      expect(heading(page)).toBe('Sign in again');
+      expect(page.body).toContain('<a href="/ui/login?next=wallet-link">Sign in</a>');
+    } finally {
+      identityState.signedInSecondsAgo = 10;
+    }
+  });
+
+  it('show what was presented, and post the decision with the session’s CSRF token', async () => {
+    bridge.link = { status: LinkStatus.PRESENTED, presented: PRESENTED };
+    try {
+      const page = await ui.render('GET', `/ui/wallet-link/${HANDLE}`, { cookies: withBinder(signedIn) });
+      expectHtmlPage(page, 200);
+      expect(heading(page)).toBe('Is this your wallet credential?');
+      expect(page.body).toContain(`<dd data-presented="email">${PRESENTED.email}</dd>`);
+      expect(hiddenField(page, 'csrf_token')).toBe(SESSION.csrfToken);
+      const linked = await ui.render('POST', `/ui/wallet-link/${HANDLE}`, {
+        cookies: withBinder(signedIn),
+        form: { csrf_token: SESSION.csrfToken, decision: 'confirm' },
+      });
+      expect(heading(linked)).toBe('Wallet linked');
+      expect(bridge.decisions.at(-1)).toMatchObject({ handle: HANDLE, binder: BINDER, confirm: true });
+      const forged = await ui.render('POST', `/ui/wallet-link/${HANDLE}`, {
+        cookies: withBinder(signedIn),
+        form: { csrf_token: 'x', decision: 'cancel' },
+      });
+      expect(forged.status).toBe(400);
+    } finally {
+      bridge.link = { status: LinkStatus.PENDING };
+    }
+  });
+
   it('pass the session cookie and the form’s CSRF token to StartLink', async () => {
     const confirmation = await ui.render('GET', '/ui/wallet-link', { cookies: signedIn });
     expectHtmlPage(confirmation, 200);
@@ -290,6 +425,7 @@ describe('wallet link pages', () => {
     [LinkStatus.CONFLICT, 'Wallet already linked', 'conflict'],
     [LinkStatus.EXPIRED, 'Request expired', 'expired'],
     [LinkStatus.REJECTED, 'Wallet not accepted', 'rejected'],
+    [LinkStatus.CANCELLED, 'Linking cancelled', 'cancelled'],
   ])('show status %s in plain words, the message escaped', async (status, title, name) => {
     bridge.link = { status, message: 'Said <b>plainly</b> & "escaped"' };
     try {
@@ -334,8 +470,11 @@ describe('while wallet-bridge says the feature is off', () => {
     ['GET', '/ui/wallet-link'],
     ['POST', '/ui/wallet-link'],
     ['GET', `/ui/wallet-link/${HANDLE}`],
-    // Even a method the path does not take: the path does not exist at all.
     ['POST', `/ui/wallet-link/${HANDLE}`],
+    ['POST', `/ui/wallet-login/${HANDLE}/status`],
+    ['GET', '/ui/wallet-return'],
+    // Even a method the path does not take: the path does not exist at all.
+    ['POST', '/ui/wallet-return'],
   ])('%s %s is the 404 page, before any other check', async (method, path) => {
     const page = await ui.render(method, path, {
       cookies: withBinder(signedIn),

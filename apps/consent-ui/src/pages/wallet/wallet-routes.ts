@@ -1,8 +1,15 @@
 import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
 import type { Registry } from '../../registry.js';
 import type { Route } from '../route.js';
-import { showWalletLinkOutcome, showWalletLinkPage, startWalletLink } from './wallet-link-page.js';
 import {
+  decideWalletLink,
+  showWalletLinkOutcome,
+  showWalletLinkPage,
+  startWalletLink,
+} from './wallet-link-page.js';
+import { returnFromWallet } from './wallet-return-page.js';
+import {
+  decideWalletLogin,
   readWalletLoginStatus,
   showWalletLoginPage,
   showWalletLoginWaiting,
@@ -30,7 +37,7 @@ export const WALLET_ROUTES: readonly Route[] = [
     takesSegment: true,
     segmentSuffix: '/status',
     exists: walletAvailable,
-    methods: { GET: readWalletLoginStatus },
+    methods: { GET: readWalletLoginStatus, POST: decideWalletLogin },
   },
   {
     path: HOSTED_PAGE_PATHS.walletLink,
@@ -41,6 +48,11 @@ export const WALLET_ROUTES: readonly Route[] = [
     path: HOSTED_PAGE_PATHS.walletLink,
     takesSegment: true,
     exists: walletAvailable,
-    methods: { GET: showWalletLinkOutcome },
+    methods: { GET: showWalletLinkOutcome, POST: decideWalletLink },
+  },
+  {
+    path: HOSTED_PAGE_PATHS.walletReturn,
+    exists: walletAvailable,
+    methods: { GET: returnFromWallet },
   },
 ];

@@ -87,7 +87,7 @@ export const accountOperations: OperationDocs = {
     },
     errors: {
       400: '`INVALID_CSRF_TOKEN`: X-CSRF-Token missing or not the session token.',
-      401: '`UNAUTHORIZED`: no session.',
+      401: '`UNAUTHORIZED`: no session, or a sign-in older than 5 minutes (sign in again).',
       404: walletFeatureOff,
     },
   },
@@ -102,7 +102,50 @@ export const accountOperations: OperationDocs = {
       required: ['handle'],
       properties: { handle: { type: 'string', description: 'The `handle` the start answered.' } },
     },
-    responses: { 200: { description: 'Where the flow stands. `Cache-Control: no-store`.' } },
+    responses: {
+      200: {
+        description:
+          'Where the flow stands. `presented`: the wallet answered with a verified credential, shown in ' +
+          '`presented`; nothing is linked until the user confirms it. `Cache-Control: no-store`.',
+      },
+    },
     errors: { 404: `${walletFeatureOff} Also without the binder cookie or the starting user's session.` },
   },
+  ...decisionOperation('confirm', 'confirmWalletLink', 'Link the presented wallet credential'),
+  ...decisionOperation('cancel', 'cancelWalletLink', 'Refuse the presented wallet credential'),
 };
+
+/** The two decisions on a presented link: same cookies as the poll, plus the CSRF header. */
+function decisionOperation(
+  decision: 'confirm' | 'cancel',
+  operationId: string,
+  summary: string,
+): OperationDocs {
+  return {
+    [`POST /auth/link/wallet/{handle}/${decision}`]: {
+      operationId,
+      summary,
+      description:
+        `Needs the \`${BINDER_COOKIE}\` cookie, the session of the user who started the flow and X-CSRF-Token. ` +
+        (decision === 'confirm'
+          ? 'Links the credential shown as `presented` (answers `linked` or `conflict`).'
+          : 'Links nothing (answers `cancelled`).') +
+        ' A flow not awaiting a decision answers its status unchanged.',
+      tag: 'Accounts',
+      security: [{ sessionCookie: [], csrfToken: [] }],
+      params: {
+        type: 'object',
+        required: ['handle'],
+        properties: { handle: { type: 'string', description: 'The `handle` the start answered.' } },
+      },
+      responses: {
+        200: { description: 'Where the flow stands, as the poll answers. `Cache-Control: no-store`.' },
+      },
+      errors: {
+        400: '`INVALID_CSRF_TOKEN`: X-CSRF-Token missing or not the session token.',
+        401: '`UNAUTHORIZED`: no session.',
+        404: `${walletFeatureOff} Also without the binder cookie or the starting user's session.`,
+      },
+    },
+  };
+}

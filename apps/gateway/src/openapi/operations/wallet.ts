@@ -8,14 +8,16 @@ const handle = {
   },
 };
 
-const unknown = 'Wallet federation is off (or has no usable verifier), or the handle is unknown or expired.';
+const unknown =
+  'Wallet federation is off (or has no usable verifier), or the handle is unknown, expired or already served.';
 
 export const walletOperations: OperationDocs = {
   'GET /oid4vp/request/{handle}': {
     operationId: 'getPresentationRequest',
     summary: 'Presentation request object',
     description:
-      'The signed request object (OpenID for Verifiable Presentations 1.0 section 5.10) a wallet fetches.',
+      'The signed request object (OpenID for Verifiable Presentations 1.0 section 5.10) a wallet fetches. ' +
+      'Served once per request: a second fetch is 404.',
     tag: 'Wallet',
     params: handle,
     responses: {
@@ -48,7 +50,22 @@ export const walletOperations: OperationDocs = {
         },
       },
     },
-    responses: { 200: { description: 'Received; an empty body (no redirect_uri is returned).' } },
+    responses: {
+      200: {
+        description:
+          'Received: `{ "redirect_uri" }` with a `response_code` (section 8.2); only the browser that started ' +
+          'the flow can use it. `Cache-Control: no-store`.',
+        content: {
+          'application/json': {
+            type: 'object',
+            required: ['redirect_uri'],
+            properties: {
+              redirect_uri: { type: 'string', description: 'Where the wallet sends the browser.' },
+            },
+          },
+        },
+      },
+    },
     errors: {
       400: '`invalid_request`: a field sent twice, or a presentation that does not verify.',
       404: unknown,
