@@ -16,7 +16,7 @@ import { pageText, TestBrowser } from '../support/test-browser.js';
 import { registerClient } from '../agents/exchange-helpers.js';
 
 // The consent screen says who is asking in more than the client's own words (docs/hosted-pages.md
-// #22, docs/security.md #12 finding 5): the host the browser goes back to, the resources the
+// #23, docs/security.md #12 finding 5): the host the browser goes back to, the resources the
 // access is for, and, for clients nobody vouches for (open registration, client ID metadata
 // documents), that the name is self-chosen and unverified.
 const flow = useCodeFlow(
