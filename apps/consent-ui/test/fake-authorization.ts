@@ -27,6 +27,10 @@ export interface FakePrompt {
   newScopes: string[];
   redirectUri: string;
   state?: string;
+  /** pre_registered unless set (docs/hosted-pages.md #23). */
+  clientSource?: string;
+  clientId?: string;
+  resources?: string[];
 }
 
 export interface RecordedCall {
@@ -97,11 +101,13 @@ export class FakeAuthorization {
         this.calls.push({ rpc: 'getConsentPrompt', handle, sessionToken });
         const prompt = this.promptOf(handle, sessionToken);
         return {
-          clientId: 'client-1',
+          clientId: prompt.clientId ?? 'client-1',
           clientName: prompt.clientName,
           scopes: prompt.scopes,
           newScopes: prompt.newScopes,
           redirectOrigin: new URL(prompt.redirectUri).origin,
+          clientSource: prompt.clientSource ?? 'pre_registered',
+          resources: prompt.resources ?? [],
         };
       },
       decideConsent: async ({ handle, sessionToken, allow, origin }) => {

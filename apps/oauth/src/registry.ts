@@ -23,11 +23,13 @@ import type { AccessTokenDenyList } from './protocol/access-token/deny-list.js';
 import type { EnterpriseAssertions } from './protocol/id-jag/enterprise-port.js';
 import type { IdentityPort } from './protocol/identity-port.js';
 import type { RefreshTokenStore } from './protocol/refresh-token/refresh-token-store.js';
+import type { DerivedTokenStore } from './protocol/token-lineage/derived-token-store.js';
 import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
 import { auditOverGrpc } from './rpc/audit-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from './storage/prisma-consent-store.js';
+import { PrismaDerivedTokenStore } from './storage/prisma-derived-token-store.js';
 import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
 import { RedisClientRequestBudget } from './storage/redis-client-request-budget.js';
 import { RedisDenyList } from './storage/redis-deny-list.js';
@@ -48,6 +50,8 @@ export interface Registry {
   config: TokenConfig;
   keys: Pick<KeyRing, 'signingKey' | 'verificationKey'>;
   refreshTokens: RefreshTokenStore;
+  /** Tokens derived from ours, with the lineage that revokes them (docs/tokens.md #30). */
+  derivedTokens: DerivedTokenStore;
   denyList: AccessTokenDenyList;
   identity: IdentityPort;
   /** Client authentication by the clients service, cached (docs/tokens.md #16), and resolution. */
@@ -98,6 +102,7 @@ export function createRegistry(
     },
     keys: parts.keys,
     refreshTokens: new PrismaRefreshTokenStore(prisma),
+    derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     clients: parts.clientsAccess.clients,

@@ -17,6 +17,7 @@ import { identityOverGrpc } from '../src/rpc/identity-client.js';
 import { PrismaAuthorizationCodeStore } from '../src/storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from '../src/storage/prisma-consent-store.js';
 import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
+import { PrismaDerivedTokenStore } from '../src/storage/prisma-derived-token-store.js';
 import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
 
@@ -46,6 +47,7 @@ export function openTestRegistry(
     },
     keys,
     refreshTokens: new PrismaRefreshTokenStore(prisma),
+    derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
     clients: clientsOverGrpc(clientsChannel.service(ClientsService)),

@@ -77,8 +77,12 @@ beforeAll(async () => {
   writeFileSync(
     trustFile,
     JSON.stringify([
-      { issuer: idp.suite.baseUrl, jwks_uri: `${idp.suite.baseUrl}/.well-known/jwks.json` },
-      { issuer: PARTNER, jwks: { keys: [partnerJwk] } },
+      {
+        issuer: idp.suite.baseUrl,
+        jwks_uri: `${idp.suite.baseUrl}/.well-known/jwks.json`,
+        email_domains: ['example.com'],
+      },
+      { issuer: PARTNER, jwks: { keys: [partnerJwk] }, email_domains: ['example.com'] },
     ]),
   );
 });
@@ -332,6 +336,18 @@ describe('the receiver refuses (invalid_grant, nothing said)', () => {
     await refused(partnerAssertion({ email_verified: false }));
     await refused(partnerAssertion({ email: 'nobody@example.com' }));
     await refused(partnerAssertion({ exp: Math.floor(Date.now() / 1000) + 7200 }));
+  });
+
+  it("an address outside the issuer's email domains, though verified here (docs/enterprise-assertions.md #20)", async () => {
+    // The partner may assert example.com only; bob's verified account at rs is elsewhere.
+    const bobEmail = `bob-${crypto.randomUUID()}@elsewhere.example`;
+    await registerVerified(rs, bobEmail);
+    await refused(partnerAssertion({ email: bobEmail }));
+    await refused(partnerAssertion({ email: bobEmail.toUpperCase() }));
+    await refused(partnerAssertion({ email: `alice@sub.example.com` }));
+    // The domain is compared case-insensitively: alice's own address in capitals still maps.
+    const capitals = await redeem(appAtRs, await partnerAssertion({ email: alice.email.toUpperCase() }));
+    expect(capitals.status).toBe(200);
   });
 
   it('refuses a scope wider than the assertion, and a public client', async () => {

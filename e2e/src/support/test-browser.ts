@@ -156,3 +156,13 @@ function decodeEntities(text: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 }
+
+/**
+ * The text a person reads in a page's `<main>`: inline tags dropped, other tags a space,
+ * entities decoded, every run of white space one space, so texts compare as one line.
+ */
+export function pageText(html: string): string {
+  const main = /<main\b[^>]*>([\s\S]*?)<\/main>/i.exec(html)?.[1] ?? html;
+  const text = main.replace(/<\/?(?:strong|em|b|i|code|span|a)\b[^>]*>/gi, '').replace(/<[^>]*>/g, ' ');
+  return decodeEntities(text).replace(/\s+/g, ' ').trim();
+}

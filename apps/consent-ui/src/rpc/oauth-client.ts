@@ -28,8 +28,8 @@ export function authorizationOverGrpc(client: ServiceClient<typeof Authorization
     },
     async getConsentPrompt({ handle, sessionToken }) {
       const response = await client.getConsentPrompt({ handle, sessionToken });
-      const { clientName, scopes, newScopes, redirectOrigin } = response;
-      return { clientName, scopes, newScopes, redirectOrigin };
+      const { clientId, clientName, scopes, newScopes, redirectOrigin, clientSource, resources } = response;
+      return { clientId, clientName, scopes, newScopes, redirectOrigin, clientSource, resources };
     },
     async decideConsent(request) {
       return fromWire((await client.decideConsent(request)).outcome);

@@ -14,7 +14,11 @@ import {
   serviceUrlsSchema,
 } from '@authz/shared/env';
 import { z } from 'zod';
-import { readTrustedIssuersFile, type TrustedIssuer } from '../enterprise/trusted-issuers-file.js';
+import {
+  readTrustedIssuersFile,
+  TrustedIssuersFileError,
+  type TrustedIssuer,
+} from '../enterprise/trusted-issuers-file.js';
 
 /** The oauth service's environment, validated once at start-up (docs/contract.md). */
 const settingsSchema = z.object({
@@ -130,6 +134,9 @@ function trustedIssuers(path: string | undefined, allowInsecureLoopback: boolean
   try {
     return readTrustedIssuersFile(path, allowInsecureLoopback);
   } catch (error) {
-    throw new EnvironmentError([`ENTERPRISE_TRUSTED_ISSUERS_FILE: ${(error as Error).message}`]);
+    if (!(error instanceof TrustedIssuersFileError)) throw error;
+    throw new EnvironmentError(
+      error.problems.map((problem) => `ENTERPRISE_TRUSTED_ISSUERS_FILE: ${problem}`),
+    );
   }
 }

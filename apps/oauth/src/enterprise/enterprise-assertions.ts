@@ -3,7 +3,7 @@ import type { IdentityUser } from '../protocol/identity-port.js';
 import type { EnterpriseAssertions } from '../protocol/id-jag/enterprise-port.js';
 import { claimIdJagJti } from './id-jag-jti-store.js';
 import { trustedIssuerKeys } from './trusted-issuer-keys.js';
-import type { TrustedIssuer } from './trusted-issuers-file.js';
+import { issuerMayAssertEmail, type TrustedIssuer } from './trusted-issuers-file.js';
 
 export interface EnterpriseAssertionParts {
   trustedIssuers: readonly TrustedIssuer[];
@@ -19,8 +19,13 @@ export function openEnterpriseAssertions(parts: EnterpriseAssertionParts): Enter
   const issuerKeys = trustedIssuerKeys(parts.trustedIssuers, {
     allowInsecureLoopback: parts.allowInsecureLoopback,
   });
+  const byIssuer = new Map(parts.trustedIssuers.map((entry) => [entry.issuer, entry]));
   return {
     issuerKeys,
+    mayAssertEmail: (issuer, email) => {
+      const entry = byIssuer.get(issuer);
+      return entry !== undefined && issuerMayAssertEmail(entry, email);
+    },
     claimJti: (issuer, jti, ttlSeconds) => claimIdJagJti(parts.redis, issuer, jti, ttlSeconds),
     findUserByVerifiedEmail: parts.findUserByVerifiedEmail,
   };

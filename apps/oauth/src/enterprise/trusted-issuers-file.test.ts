@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { serviceTestEnv, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOAuthEnv } from '../config/env.js';
-import { readTrustedIssuersFile } from './trusted-issuers-file.js';
+import type { EnvironmentError } from '@authz/shared/env';
+import { issuerMayAssertEmail, readTrustedIssuersFile } from './trusted-issuers-file.js';
 
 // docs/enterprise-assertions.md #8: the file is checked once, at start-up.
 const environment = useTestEnvironment();
@@ -23,12 +24,24 @@ const publicKey = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPa
 describe('ENTERPRISE_TRUSTED_ISSUERS_FILE', () => {
   it('reads issuers with a jwks_uri or inline public keys', () => {
     const path = fileWith([
-      { issuer: 'https://idp.example', jwks_uri: 'https://idp.example/jwks' },
-      { issuer: 'https://partner.example', jwks: { keys: [publicKey] } },
+      {
+        issuer: 'https://idp.example',
+        jwks_uri: 'https://idp.example/jwks',
+        email_domains: ['Corp.Example'],
+      },
+      {
+        issuer: 'https://partner.example',
+        jwks: { keys: [publicKey] },
+        email_domains: ['partner.example', 'eu.partner.example'],
+      },
     ]);
     expect(readTrustedIssuersFile(path, false)).toEqual([
-      { issuer: 'https://idp.example', jwksUri: 'https://idp.example/jwks' },
-      { issuer: 'https://partner.example', jwks: { keys: [publicKey] } },
+      { issuer: 'https://idp.example', jwksUri: 'https://idp.example/jwks', emailDomains: ['corp.example'] },
+      {
+        issuer: 'https://partner.example',
+        jwks: { keys: [publicKey] },
+        emailDomains: ['partner.example', 'eu.partner.example'],
+      },
     ]);
   });
 
@@ -66,11 +79,82 @@ describe('ENTERPRISE_TRUSTED_ISSUERS_FILE', () => {
       /Unrecognized key/,
     ],
   ])('refuses %s', (_case, content, message) => {
-    expect(() => readTrustedIssuersFile(fileWith(content), false)).toThrow(message);
+    // Each entry has its domains, so only the defect named is wrong.
+    const entries = Array.isArray(content)
+      ? content.map((entry) => ({ email_domains: ['idp.example'], ...entry }))
+      : content;
+    expect(() => readTrustedIssuersFile(fileWith(entries), false)).toThrow(message);
+  });
+
+  it.each([
+    [
+      'no email_domains',
+      { issuer: 'https://idp.example', jwks: { keys: [publicKey] } },
+      /0\.email_domains: Required|0\.email_domains: Invalid input/,
+    ],
+    [
+      'an empty email_domains',
+      { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, email_domains: [] },
+      /list at least one email domain/,
+    ],
+    [
+      'a wildcard domain',
+      { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, email_domains: ['*.example.com'] },
+      /must be a domain name/,
+    ],
+    [
+      'an address for a domain',
+      { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, email_domains: ['a@example.com'] },
+      /must be a domain name/,
+    ],
+    [
+      'a single label',
+      { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, email_domains: ['localhost'] },
+      /must be a domain name/,
+    ],
+  ])('refuses %s (docs/enterprise-assertions.md #20)', (_case, entry, message) => {
+    expect(() => readTrustedIssuersFile(fileWith([entry]), false)).toThrow(message);
+  });
+
+  it('names every problem of the file at start-up, not only the first', () => {
+    const env = { ...serviceTestEnv(environment), ENTERPRISE_ASSERTION_ENABLED: 'true' };
+    const path = fileWith([
+      { issuer: 'http://idp.example', jwks: { keys: [publicKey] }, email_domains: ['idp.example'] },
+      { issuer: 'https://partner.example', jwks: { keys: [publicKey] }, email_domains: ['*'] },
+    ]);
+    let problems: string[] = [];
+    try {
+      loadOAuthEnv({ ...env, ENTERPRISE_TRUSTED_ISSUERS_FILE: path });
+    } catch (error) {
+      problems = (error as EnvironmentError).problems;
+    }
+    expect(problems).toEqual([
+      `ENTERPRISE_TRUSTED_ISSUERS_FILE: ${path}: 0.issuer: must be an https URL without a fragment`,
+      `ENTERPRISE_TRUSTED_ISSUERS_FILE: ${path}: 1.email_domains.0: must be a domain name such as example.com (no wildcard, no @)`,
+    ]);
+  });
+
+  it('binds an issuer to its domains: exact, case-insensitive, no subdomain', () => {
+    const [issuer] = readTrustedIssuersFile(
+      fileWith([
+        { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, email_domains: ['Corp.Example'] },
+      ]),
+      false,
+    );
+    expect(issuerMayAssertEmail(issuer!, 'Ann@CORP.example')).toBe(true);
+    expect(issuerMayAssertEmail(issuer!, 'ann@mail.corp.example')).toBe(false);
+    expect(issuerMayAssertEmail(issuer!, 'ann@corp.example.evil')).toBe(false);
+    expect(issuerMayAssertEmail(issuer!, 'corp.example')).toBe(false);
   });
 
   it('admits loopback http only under the test-only flag', () => {
-    const path = fileWith([{ issuer: 'http://127.0.0.1:4000', jwks_uri: 'http://127.0.0.1:4000/jwks' }]);
+    const path = fileWith([
+      {
+        issuer: 'http://127.0.0.1:4000',
+        jwks_uri: 'http://127.0.0.1:4000/jwks',
+        email_domains: ['example.com'],
+      },
+    ]);
     expect(() => readTrustedIssuersFile(path, false)).toThrow(/https URL/);
     expect(readTrustedIssuersFile(path, true)).toHaveLength(1);
     const elsewhere = fileWith([{ issuer: 'http://10.0.0.1', jwks_uri: 'http://10.0.0.1/jwks' }]);
@@ -82,10 +166,14 @@ describe('ENTERPRISE_TRUSTED_ISSUERS_FILE', () => {
     expect(() =>
       loadOAuthEnv({ ...env, ENTERPRISE_TRUSTED_ISSUERS_FILE: join(directory, 'missing.json') }),
     ).toThrow(/ENTERPRISE_TRUSTED_ISSUERS_FILE: cannot read/);
-    const path = fileWith([{ issuer: 'https://idp.example', jwks: { keys: [publicKey] } }]);
+    const path = fileWith([
+      { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, email_domains: ['idp.example'] },
+    ]);
     expect(loadOAuthEnv({ ...env, ENTERPRISE_TRUSTED_ISSUERS_FILE: path }).enterprise).toEqual({
       enabled: true,
-      trustedIssuers: [{ issuer: 'https://idp.example', jwks: { keys: [publicKey] } }],
+      trustedIssuers: [
+        { issuer: 'https://idp.example', jwks: { keys: [publicKey] }, emailDomains: ['idp.example'] },
+      ],
       allowInsecureLoopback: false,
       idJagAudiences: [],
     });

@@ -213,6 +213,8 @@ describe('consent (interface.md 4.5, 4.6)', () => {
       scopes: ['openid', 'email'],
       newScopes: ['openid', 'email'],
       redirectOrigin: 'https://app.example',
+      clientSource: 'pre_registered',
+      resources: [],
     });
     expectCodeRedirect(await decide(handle, session.token, true));
     // Consumed.

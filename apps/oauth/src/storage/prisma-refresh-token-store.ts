@@ -95,19 +95,34 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
     // One transaction: the UPDATE holds the family rows until the tokens are read, so a
     // rotation (which locks its family first) cannot add a token in between (RFC 9700
     // section 4.14.2: the whole family's access tokens are denied).
-    const live = await this.prisma.$transaction(async (tx) => {
+    const { live, derived } = await this.prisma.$transaction(async (tx) => {
       await tx.refreshTokenFamily.updateMany({
         where: { ...where, revokedAt: null },
         data: { revokedAt: now },
       });
-      return tx.refreshToken.findMany({
+      const live = await tx.refreshToken.findMany({
         where: { family: where, accessTokenExpiresAt: { gt: now } },
         select: { accessTokenJti: true, accessTokenExpiresAt: true },
       });
+      // docs/tokens.md #30: tokens derived by exchange go with the family, session or consent
+      // their first subject belonged to, also when that subject was in no family (a code-only
+      // token). The same condition on the derived row's own columns, so a new kind of
+      // revocation added above covers them without more code.
+      const derived = await tx.derivedToken.findMany({
+        where: {
+          OR: [{ family: where }, 'id' in where ? { familyId: where.id } : where],
+          expiresAt: { gt: now },
+        },
+        select: { jti: true, expiresAt: true },
+      });
+      return { live, derived };
     });
-    return live.map((token) => ({
-      jti: token.accessTokenJti,
-      expiresAt: Math.ceil(token.accessTokenExpiresAt.getTime() / 1000),
-    }));
+    return [
+      ...live.map((token) => ({
+        jti: token.accessTokenJti,
+        expiresAt: Math.ceil(token.accessTokenExpiresAt.getTime() / 1000),
+      })),
+      ...derived.map((token) => ({ jti: token.jti, expiresAt: Math.ceil(token.expiresAt.getTime() / 1000) })),
+    ];
   }
 }

@@ -21,6 +21,12 @@ export interface ConsentPrompt {
   newScopes: string[];
   /** The origin of the client's redirect URI, where the decision ends. */
   redirectOrigin: string;
+  /** The client's identifier: for a CIMD client, the URL of its metadata document. */
+  clientId: string;
+  /** pre_registered, dynamic or cimd; anything but pre_registered is unverified (docs/hosted-pages.md #23). */
+  clientSource: string;
+  /** The RFC 8707 resources the access will be for; empty when none was named. */
+  resources: string[];
 }
 
 /** Extensions X3: where a logout goes on; `clearSessionCookie` when the browser's session ended. */

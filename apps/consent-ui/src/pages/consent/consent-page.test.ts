@@ -94,6 +94,60 @@ describe('GET /ui/consent', () => {
     expect(page.body).toContain('Acme Notes is asking to sign you in, with no access to your information.');
   });
 
+  it('names the host the browser goes back to and the resources asked for (docs/hosted-pages.md #23)', async () => {
+    const session = fixture.identity.openBrowserSession(alice);
+    const handle = consentPrompt(session, {
+      redirectUri: 'https://app.example:8443/callback',
+      resources: ['https://api.example/<calendar>', 'https://files.example/'],
+    });
+    const page = await fixture.ui.render('GET', '/ui/consent', {
+      query: { handle },
+      cookies: withSession(session),
+    });
+    expectHtmlPage(page, 200);
+    expect(heading(page)).toBe('Allow Acme Notes to access your account?');
+    expect(page.body).not.toContain('nverified');
+    expect(page.body).toMatch(
+      /<p>The access is only for:<\/p>\s*<ul class="resources">\s*<li><code>https:\/\/api\.example\/&lt;calendar&gt;<\/code><\/li>\s*<li><code>https:\/\/files\.example\/<\/code><\/li>\s*<\/ul>/,
+    );
+    expect(page.body).toContain('<p>After you choose, you go back to <strong>app.example:8443</strong>.</p>');
+  });
+
+  it.each([
+    ['dynamic', 'https://client-1', 'a name it chose when it registered here;'],
+    [
+      'cimd',
+      'https://docs.example/app.json',
+      'a name it chose in its metadata document at <strong>docs.example</strong>;',
+    ],
+    ['', 'client-1', 'a name it chose when it registered here;'],
+  ])(
+    'calls a client of source %j an unverified app, quoting its name as its own',
+    async (source, clientId, where) => {
+      const session = fixture.identity.openBrowserSession(alice);
+      const handle = consentPrompt(session, {
+        clientName: 'Google <Drive>',
+        clientSource: source,
+        clientId,
+        scopes: [],
+        newScopes: [],
+      });
+      const page = await fixture.ui.render('GET', '/ui/consent', {
+        query: { handle },
+        cookies: withSession(session),
+      });
+      expectHtmlPage(page, 200);
+      expect(heading(page)).toBe('Allow an unverified app to access your account?');
+      const notice = /<p class="notice">([\s\S]*?)<\/p>/.exec(page.body)?.[1]?.replace(/\s+/g, ' ').trim();
+      expect(notice).toBe(
+        `<strong>Unverified app.</strong> It calls itself “Google &lt;Drive&gt;”, ${where} ` +
+          'nobody has checked who runs it. Allow only if you trust <strong>app.example</strong>.',
+      );
+      expect(page.body).toContain('It is asking to sign you in, with no access to your information.');
+      expect(page.body).not.toContain('Allow Google');
+    },
+  );
+
   it("answers an unknown handle, a missing one and another user's with the expired page", async () => {
     const session = fixture.identity.openBrowserSession(alice);
     const bobs = consentPrompt(fixture.identity.openBrowserSession(bob));

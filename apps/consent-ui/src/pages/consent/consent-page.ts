@@ -7,6 +7,7 @@ import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
+import { clientIdentity } from './client-identity.js';
 import { describeScope } from './scope-wording.js';
 import {
   badRequestPage,
@@ -68,27 +69,44 @@ interface ConsentView {
   prompt: ConsentPrompt;
 }
 
-/** docs/contract.md "Hosted pages": an approve button "Allow" and a deny button "Deny". */
+/**
+ * docs/contract.md "Hosted pages": an approve button "Allow" and a deny button "Deny". Who asks
+ * is told by more than the client's own name (docs/hosted-pages.md #23): the host the browser
+ * goes back to, the resources the access is for, and an unverified client said to be one.
+ */
 function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, prompt }: ConsentView) {
   const fresh = new Set(prompt.newScopes);
+  const identity = clientIdentity(prompt);
   const scopes = prompt.scopes.map(
     (scope) =>
       html`<li>
         <span>${describeScope(scope)}</span>${fresh.has(scope) && html` <span class="badge">New</span>`}
       </li> `,
   );
+  const resources = prompt.resources.map((resource) => html`<li><code>${resource}</code></li> `);
   const page = documentPage(links, 200, {
     title: 'Allow access?',
-    heading: `Allow ${prompt.clientName} to access your account?`,
+    heading: identity.verified
+      ? `Allow ${prompt.clientName} to access your account?`
+      : 'Allow an unverified app to access your account?',
     content: html`<p class="muted">Signed in as <strong>${session.email}</strong></p>
+      ${identity.notice}
       ${
         scopes.length > 0
-          ? html`<p>${prompt.clientName} is asking for:</p>
+          ? html`<p>${identity.displayName} is asking for:</p>
               <ul class="scopes">
                 ${scopes}
               </ul>`
-          : html`<p>${prompt.clientName} is asking to sign you in, with no access to your information.</p>`
+          : html`<p>${identity.displayName} is asking to sign you in, with no access to your information.</p>`
       }
+      ${
+        resources.length > 0 &&
+        html`<p>The access is only for:</p>
+          <ul class="resources">
+            ${resources}
+          </ul>`
+      }
+      <p>After you choose, you go back to <strong>${identity.redirectHost}</strong>.</p>
       <form method="post" action="${links.consent()}">
         <input type="hidden" name="handle" value="${handle}" />
         <input type="hidden" name="csrf_token" value="${session.csrfToken}" />

@@ -10,6 +10,12 @@ export interface AuthorizationRequest {
   clientId: string;
   /** For the consent screen and the consents list. */
   clientName: string;
+  /**
+   * How the client came to be (interface.md 5): the consent screen marks all but
+   * pre_registered unverified (docs/hosted-pages.md #23). Absent in requests stored before it
+   * was kept, which count as unverified.
+   */
+  clientSource?: string;
   /** Where the browser goes back: the redirect_uri sent, or the client's only one. */
   redirectUri: string;
   /** The token request must repeat a redirect_uri that was sent (RFC 6749 section 4.1.3). */

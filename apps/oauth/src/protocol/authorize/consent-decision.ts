@@ -15,6 +15,10 @@ export interface ConsentPromptView {
   newScopes: string[];
   /** Where the decision's redirect ends: the page's CSP form-action must allow it. */
   redirectOrigin: string;
+  /** pre_registered, dynamic or cimd; '' when not known (docs/hosted-pages.md #23). */
+  clientSource: string;
+  /** The RFC 8707 resources the access will be for. */
+  resources: string[];
 }
 
 export interface ConsentDecision {
@@ -33,10 +37,18 @@ export async function getConsentPrompt(
 ): Promise<ConsentPromptView> {
   const session = await requireBrowserSession(deps, sessionToken);
   const prompt = checkBinding(await deps.consentPrompts.peek(handle), session);
-  const { clientId, clientName, scope, redirectUri } = prompt.request;
+  const { clientId, clientName, scope, redirectUri, clientSource, resources } = prompt.request;
   const consent = await deps.consents.findLive(session.user.id, clientId);
   const newScopes = scope.filter((value) => !consent?.scopes.includes(value));
-  return { clientId, clientName, scopes: scope, newScopes, redirectOrigin: new URL(redirectUri).origin };
+  return {
+    clientId,
+    clientName,
+    scopes: scope,
+    newScopes,
+    redirectOrigin: new URL(redirectUri).origin,
+    clientSource: clientSource ?? '',
+    resources,
+  };
 }
 
 /**

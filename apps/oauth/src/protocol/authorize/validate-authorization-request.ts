@@ -37,6 +37,7 @@ export function validateAuthorizationRequest(
   return {
     clientId: client.clientId,
     clientName: client.name,
+    clientSource: client.source,
     redirectUri: redirect.redirectUri,
     redirectUriSent: redirect.sent,
     scope,

@@ -17,8 +17,10 @@ import { formatScope, parseScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { EnterpriseAssertions } from './enterprise-port.js';
 import { verifyIdJag, type VerifiedIdJag } from './verify-id-jag.js';
+import type { TokenLineage } from '../token-lineage/derived-token-store.js';
+import { recordDerivedToken } from '../token-lineage/token-lineage.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'audit'>;
+type Deps = Pick<Registry, 'keys' | 'config' | 'audit' | 'denyList' | 'derivedTokens'>;
 
 /**
  * draft-ietf-oauth-identity-assertion-authz-grant section 5 (RFC 7523 section 2.1): a
@@ -40,6 +42,7 @@ export async function acceptIdJag(
   const assertion = parameters.get('assertion');
   if (assertion === undefined) throw new InvalidRequestError({ message: 'assertion is required' });
   const verified = await verifyIdJag(deps, enterprise, client, assertion);
+  const lineage = await ownLineage(deps, verified);
   const user = await localAccount(enterprise, verified);
   const scope = checkClientScope(client, formatScope(grantedScope(verified, parameters.get('scope'))));
   const requested = parameters.getAll('resource');
@@ -60,6 +63,13 @@ export async function acceptIdJag(
     user: { email: user.email, emailVerified: user.emailVerified },
     ...(verified.act ? { act: verified.act } : {}),
   });
+  const recorded = await recordDerivedToken(
+    deps,
+    issued,
+    user.id,
+    lineage ?? { familyId: null, sessionId: null, consentId: null, rootJti: issued.jti },
+  );
+  if (!recorded) throw new InvalidGrantError({ detail: 'ID-JAG lineage revoked meanwhile' });
   await deps.audit.recordDelegation({
     type: 'id_jag_accepted',
     userId: user.id,
@@ -79,6 +89,18 @@ export async function acceptIdJag(
     tokenType: 'Bearer',
     ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
   };
+}
+
+/**
+ * docs/tokens.md #30: an ID-JAG this server issued to itself carries the lineage of the token
+ * it was obtained with; one denied with that lineage (logout, consent withdrawal, family
+ * revocation) is refused. Another issuer's sessions are not known here: its tokens are recorded
+ * under the user alone.
+ */
+async function ownLineage(deps: Deps, verified: VerifiedIdJag): Promise<TokenLineage | undefined> {
+  if (verified.iss !== deps.config.issuer) return undefined;
+  if (await deps.denyList.isDenied(verified.jti)) throw new InvalidGrantError({ detail: 'ID-JAG revoked' });
+  return deps.derivedTokens.lineageOf(verified.jti);
 }
 
 async function localAccount(

@@ -11,8 +11,9 @@ import { readSubjectToken, type SubjectToken } from '../token-exchange/subject-t
 import { ID_JAG_TOKEN_TYPE } from '../token-exchange/token-types.js';
 import { mostTrustedEmail } from '../userinfo/userinfo.js';
 import { ID_JAG_TTL_SECONDS, ID_JAG_TYP } from './id-jag.js';
+import { lineageOfSubject, recordDerivedToken } from '../token-lineage/token-lineage.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit' | 'derivedTokens'>;
 type Config = Pick<Registry['config'], 'idJagAudiences'>;
 
 /**
@@ -56,6 +57,15 @@ export async function issueIdJag(
     jti,
   };
   const assertion = await signCompactJws({ alg: 'EdDSA', typ: ID_JAG_TYP, kid }, claims, privateKey);
+  // docs/tokens.md #30: should this server be the target too, the token it is redeemed for here
+  // ends with the subject's session, family or consent; and the ID-JAG's jti is denied with them.
+  const lineage = await lineageOfSubject(deps, subject.claims);
+  if (!(await recordDerivedToken(deps, { jti, expiresAt }, subject.user.id, lineage))) {
+    throw new InvalidRequestError({
+      message: 'The subject token is not active',
+      detail: 'lineage revoked meanwhile',
+    });
+  }
   await deps.audit.recordDelegation({
     type: 'id_jag_issued',
     userId: subject.user.id,

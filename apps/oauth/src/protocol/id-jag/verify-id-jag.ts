@@ -32,12 +32,12 @@ export interface VerifiedIdJag {
  * oauth-id-jag+jwt; iss listed in ENTERPRISE_TRUSTED_ISSUERS_FILE and the signature by one of
  * its keys (asymmetric only); aud exactly our issuer; client_id the authenticated client; exp
  * present and not past (30 s skew), at most an hour ahead; iat not in the future; sub and jti
- * present; the email the account rule needs. Every failure is the bare invalid_grant (RFC 7523
+ * present; the email the account rule needs, at a domain the issuer may assert. Every failure is the bare invalid_grant (RFC 7523
  * section 3.1); the reason only reaches the logs. The jti is claimed later, by the caller.
  */
 export async function verifyIdJag(
   deps: Pick<Registry, 'config'>,
-  enterprise: Pick<EnterpriseAssertions, 'issuerKeys'>,
+  enterprise: Pick<EnterpriseAssertions, 'issuerKeys' | 'mayAssertEmail'>,
   client: AuthenticatedClient,
   assertion: string,
   now = Date.now(),
@@ -61,6 +61,9 @@ export async function verifyIdJag(
   checkAudience(payload.aud, deps.config.issuer);
   if (payload.client_id !== client.clientId) throw refuse('client_id is not the authenticated client');
   checkTimes(payload, Math.floor(now / 1000));
+  const email = verifiedEmail(payload);
+  // docs/enterprise-assertions.md #20: an issuer vouches only for the domains it is bound to.
+  if (!enterprise.mayAssertEmail(issuer, email)) throw refuse("email outside the issuer's domains");
   return {
     iss: issuer,
     sub: checkedString(payload.sub, 'sub'),
@@ -68,7 +71,7 @@ export async function verifyIdJag(
     exp: payload.exp!,
     scope: readScope(payload.scope),
     resources: readResources(payload.resource),
-    email: verifiedEmail(payload),
+    email,
     ...readAct(payload.act, issuer),
   };
 }

@@ -10,8 +10,9 @@ import { checkActorToken } from './actor-token.js';
 import { narrowAudience, narrowScope } from './narrow-delegation.js';
 import { readSubjectToken } from './subject-token.js';
 import { ACCESS_TOKEN_TYPE } from './token-types.js';
+import { lineageOfSubject, recordDerivedToken } from '../token-lineage/token-lineage.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'>;
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit' | 'derivedTokens'>;
 
 /**
  * docs/decisions.md #12: an agent trades a user's access token for a narrower one naming it as the
@@ -42,6 +43,14 @@ export async function exchangeForAgent(
     act,
     notAfter: subject.claims.exp,
   });
+  // docs/tokens.md #30: the new token ends with the session, family or consent of the subject.
+  const lineage = await lineageOfSubject(deps, subject.claims);
+  if (!(await recordDerivedToken(deps, issued, user.id, lineage))) {
+    throw new InvalidRequestError({
+      message: 'The subject token is not active',
+      detail: 'lineage revoked meanwhile',
+    });
+  }
   await deps.audit.recordDelegation({
     type: 'token_exchange',
     userId: user.id,
