@@ -35,5 +35,11 @@ export const HOSTED_PAGE_PATHS = {
   /** Wallet sign-in and linking; 404 while wallet federation is off (docs/decisions.md #25). */
   walletLogin: '/ui/wallet-login',
   walletLink: '/ui/wallet-link',
+  /** Account recovery (interface extensions X1). */
+  forgotPassword: '/ui/forgot-password',
+  resetPassword: '/ui/reset-password',
+  verifyEmail: '/ui/verify-email',
+  accountPassword: '/ui/account/password',
+  accountEmail: '/ui/account/email',
 } as const;
 export { holdsUnstorableString, isStorableText } from './storable-text.js';
