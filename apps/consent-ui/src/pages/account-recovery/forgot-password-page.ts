@@ -13,7 +13,7 @@ export async function showForgotPasswordPage(deps: RecoveryDeps, request: PageRe
 
 /**
  * POST /ui/forgot-password: the same "check your mailbox" page for every valid address, known
- * or not (docs/hosted-pages.md #14); identity sends a mail only to an account's address.
+ * or not (docs/hosted-pages.md #22); identity sends a mail only to an account's address.
  */
 export async function submitForgotPassword(deps: RecoveryDeps, request: PageRequest): Promise<PageResult> {
   if (!isPreSessionFormValid(deps.loginCsrfKey, 'forgot-password', request, undefined)) return csrfRefusal();

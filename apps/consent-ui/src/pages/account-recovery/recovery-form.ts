@@ -13,7 +13,7 @@ import type { PageRequest } from '../shared/page-request.js';
 type RecoveryForm = Extract<PreSessionForm, 'forgot-password' | 'reset-password' | 'verify-email'>;
 
 /**
- * The CSRF defence of the forms used before any sign-in (docs/hosted-pages.md #14): as the
+ * The CSRF defence of the forms used before any sign-in (docs/hosted-pages.md #22): as the
  * sign-in form, a token bound to the browser's pre-session cookie, to the form, and to the
  * link's token when there is one (docs/decisions.md #17).
  */

@@ -9,7 +9,7 @@ import { field, fieldMessages, isPreSessionFormValid, preSessionForm } from './r
 
 /**
  * GET /ui/reset-password?token= (interface extensions X1): the form, and nothing else. The token
- * is not even looked up, so a prefetched link changes and reveals nothing (docs/hosted-pages.md #14).
+ * is not even looked up, so a prefetched link changes and reveals nothing (docs/hosted-pages.md #22).
  */
 export async function showResetPasswordPage(deps: RecoveryDeps, request: PageRequest): Promise<PageResult> {
   const token = linkTokenOf(request.query.get('token'));
