@@ -65,7 +65,9 @@ describe('the account-recovery pages in a browser', () => {
       await page.fill('input[name=password]', 'short');
       await page.getByRole('button', { name: 'Set the new password' }).click();
       await expect(page.locator('#password[aria-invalid=true]').count()).resolves.toBe(1);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('must be 8 to 128 characters long');
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(
+        'must be 8 to 128 characters long',
+      );
       await page.fill('input[name=password]', NEW_PASSWORD);
       await page.getByRole('button', { name: 'Set the new password' }).click();
       expect(await heading(page)).toBe('Your password was reset');
@@ -93,16 +95,16 @@ describe('the account-recovery pages in a browser', () => {
       expect(await heading(page)).toBe('Confirm your email address');
       expect((await login(context, email)).status).toBe(200);
       const before = await signIn(context, email);
-      expect(JSON.parse(Buffer.from(before.access_token.split('.')[1]!, 'base64url').toString()).email_verified).toBe(
-        false,
-      );
+      expect(
+        JSON.parse(Buffer.from(before.access_token.split('.')[1]!, 'base64url').toString()).email_verified,
+      ).toBe(false);
       await page.getByRole('button', { name: 'Confirm' }).click();
       expect(await heading(page)).toBe('Email address confirmed');
     });
     const after = await signIn(context, email);
-    expect(JSON.parse(Buffer.from(after.access_token.split('.')[1]!, 'base64url').toString()).email_verified).toBe(
-      true,
-    );
+    expect(
+      JSON.parse(Buffer.from(after.access_token.split('.')[1]!, 'base64url').toString()).email_verified,
+    ).toBe(true);
   });
 
   it('changes the password and the address of a signed-in browser', async () => {

@@ -10,7 +10,11 @@ export const NEW_PASSWORD = 'copper-Meadow-lantern-58';
 
 export const INVALID_TOKEN = { error: 'Invalid or expired token', statusCode: 400, code: 'INVALID_TOKEN' };
 export const UNAUTHORIZED = { error: 'Unauthorized', statusCode: 401, code: 'UNAUTHORIZED' };
-export const INVALID_CREDENTIALS = { error: 'Invalid email or password', statusCode: 401, code: 'INVALID_CREDENTIALS' };
+export const INVALID_CREDENTIALS = {
+  error: 'Invalid email or password',
+  statusCode: 401,
+  code: 'INVALID_CREDENTIALS',
+};
 export const RATE_LIMITED = { error: 'Too many requests', statusCode: 429, code: 'RATE_LIMITED' };
 
 let sequence = 0;

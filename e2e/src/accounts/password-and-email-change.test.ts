@@ -58,19 +58,33 @@ describe('POST /auth/change-password', () => {
     await register(context, email);
     const { access_token: token } = await signIn(context, email);
 
-    const anonymous = await post('/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    const anonymous = await post('/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: NEW_PASSWORD,
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual(UNAUTHORIZED);
     expect(anonymous.headers.get('www-authenticate')).toBe(bearerChallenge(context.suite.baseUrl));
     expect((await post('/auth/change-password', {}, 'not-a-token')).body).toEqual(UNAUTHORIZED);
 
-    const wrong = await post('/auth/change-password', { currentPassword: 'not-my-password', newPassword: NEW_PASSWORD }, token);
+    const wrong = await post(
+      '/auth/change-password',
+      { currentPassword: 'not-my-password', newPassword: NEW_PASSWORD },
+      token,
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual(INVALID_CREDENTIALS);
 
-    const weak = await post('/auth/change-password', { currentPassword: PASSWORD, newPassword: 'password1' }, token);
+    const weak = await post(
+      '/auth/change-password',
+      { currentPassword: PASSWORD, newPassword: 'password1' },
+      token,
+    );
     expect(weak.status).toBe(400);
-    expect(weak.body).toEqual({ ...VALIDATION, details: [{ path: 'newPassword', message: 'is too common' }] });
+    expect(weak.body).toEqual({
+      ...VALIDATION,
+      details: [{ path: 'newPassword', message: 'is too common' }],
+    });
 
     const missing = await post('/auth/change-password', {}, token);
     expect(missing.body).toEqual({
@@ -129,13 +143,25 @@ describe('POST /auth/change-email and POST /auth/verify', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual(UNAUTHORIZED);
 
-    const wrong = await post('/auth/change-email', { newEmail: newEmail('x'), password: 'not-my-password' }, token);
+    const wrong = await post(
+      '/auth/change-email',
+      { newEmail: newEmail('x'), password: 'not-my-password' },
+      token,
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual(INVALID_CREDENTIALS);
 
-    const conflict = await post('/auth/change-email', { newEmail: taken.toUpperCase(), password: PASSWORD }, token);
+    const conflict = await post(
+      '/auth/change-email',
+      { newEmail: taken.toUpperCase(), password: PASSWORD },
+      token,
+    );
     expect(conflict.status).toBe(409);
-    expect(conflict.body).toEqual({ error: 'Email change could not be completed', statusCode: 409, code: 'CONFLICT' });
+    expect(conflict.body).toEqual({
+      error: 'Email change could not be completed',
+      statusCode: 409,
+      code: 'CONFLICT',
+    });
 
     const invalid = await post('/auth/change-email', { newEmail: 'nope', password: '' }, token);
     expect(invalid.status).toBe(400);

@@ -42,7 +42,9 @@ async function resetLink(email: string, count = 1): Promise<string> {
   const mails = await mailsTo(context, email, RESET_SUBJECT, count);
   const mail = mails[count - 1]!;
   expect(mail.links).toHaveLength(1);
-  expect(mail.links[0]).toMatch(new RegExp(`^${context.suite.baseUrl}/ui/reset-password\\?token=[0-9a-f]{64}$`));
+  expect(mail.links[0]).toMatch(
+    new RegExp(`^${context.suite.baseUrl}/ui/reset-password\\?token=[0-9a-f]{64}$`),
+  );
   expect(mail.html).toContain('href=');
   return mail.links[0]!;
 }
@@ -62,7 +64,10 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
     // The hosted page's GET changes nothing: the link still works afterwards.
     expect((await fetch(link)).status).toBe(200);
 
-    expect(await reset(tokenOfLink(link))).toMatchObject({ status: 200, body: { message: 'Password reset' } });
+    expect(await reset(tokenOfLink(link))).toMatchObject({
+      status: 200,
+      body: { message: 'Password reset' },
+    });
     // Single use: the exact envelope of X1.
     const again = await reset(tokenOfLink(link));
     expect(again.status).toBe(400);
@@ -93,7 +98,9 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
     expect((await forgot(email)).status).toBe(200);
     const second = await resetLink(email, 2);
     expect(second).not.toBe(first);
-    expect(await reset(tokenOfLink(first))).toEqual(expect.objectContaining({ status: 400, body: INVALID_TOKEN }));
+    expect(await reset(tokenOfLink(first))).toEqual(
+      expect.objectContaining({ status: 400, body: INVALID_TOKEN }),
+    );
     expect((await reset(tokenOfLink(second))).status).toBe(200);
   });
 
@@ -149,7 +156,9 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
       code: 'VALIDATION_ERROR',
       details: [{ path: 'token', message: 'must be 64 hexadecimal characters' }],
     });
-    expect(await reset('a'.repeat(64))).toEqual(expect.objectContaining({ status: 400, body: INVALID_TOKEN }));
+    expect(await reset('a'.repeat(64))).toEqual(
+      expect.objectContaining({ status: 400, body: INVALID_TOKEN }),
+    );
 
     const email = newEmail('weak');
     await register(context, email);
@@ -164,6 +173,8 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
     });
     // A weak password leaves the link usable.
     expect((await reset(token)).status).toBe(200);
-    expect((await call(context.suite, 'POST', '/auth/reset-password', { body: { token: 5 } })).status).toBe(400);
+    expect((await call(context.suite, 'POST', '/auth/reset-password', { body: { token: 5 } })).status).toBe(
+      400,
+    );
   });
 });

@@ -440,26 +440,24 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       headers: withSession,
       numRuns: runs(2000),
     },
-    ...['/ui/reset-password', '/ui/verify-email'].map(
-      (url): RouteSpec => ({
-        name: `GET and POST ${url}`,
-        methods: ['GET', 'POST'],
-        path: path(url),
-        query: { token: field(hex64()) },
-        validQuery: fc.constant<Pairs>([['token', hex64()]]),
-        body: {
-          type: 'form',
-          fields: { token: field(hex64()), csrf_token: field(hex64()), password: field(PASSWORD, 'short') },
-          valid: fc.constant<Pairs>([
-            ['token', hex64()],
-            ['csrf_token', hex64()],
-            ['password', PASSWORD],
-          ]),
-        },
-        headers: withSession,
-        numRuns: runs(2000),
-      }),
-    ),
+    ...['/ui/reset-password', '/ui/verify-email'].map((url): RouteSpec => ({
+      name: `GET and POST ${url}`,
+      methods: ['GET', 'POST'],
+      path: path(url),
+      query: { token: field(hex64()) },
+      validQuery: fc.constant<Pairs>([['token', hex64()]]),
+      body: {
+        type: 'form',
+        fields: { token: field(hex64()), csrf_token: field(hex64()), password: field(PASSWORD, 'short') },
+        valid: fc.constant<Pairs>([
+          ['token', hex64()],
+          ['csrf_token', hex64()],
+          ['password', PASSWORD],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(2000),
+    })),
     {
       name: 'GET and POST /ui/account/password',
       methods: ['GET', 'POST'],

@@ -88,7 +88,10 @@ export function allowedRefusalWrites(
   }
   // A wrong current password at a password or address change is audited like a failed
   // sign-in (docs/identity.md #17).
-  if (post(/^\/(auth\/change-(password|email)|ui\/account\/(password|email))\/?$/) && response.status === 401) {
+  if (
+    post(/^\/(auth\/change-(password|email)|ui\/account\/(password|email))\/?$/) &&
+    response.status === 401
+  ) {
     return written.every((write) => write === 'INSERT identity.audit_events');
   }
   if (post(/^\/oauth\/token\/?$/) && response.status === 400 && response.body.includes('"invalid_grant"')) {

@@ -26,12 +26,7 @@ export function isPreSessionShaped(value: string | undefined): value is string {
 }
 
 /** The forms a pre-session protects; the label keeps one form's token from fitting another. */
-export type PreSessionForm =
-  | 'login'
-  | 'wallet-login'
-  | 'forgot-password'
-  | 'reset-password'
-  | 'verify-email';
+export type PreSessionForm = 'login' | 'wallet-login' | 'forgot-password' | 'reset-password' | 'verify-email';
 
 export function preSessionCsrfToken(
   key: Buffer,

@@ -27,7 +27,10 @@ export function accountRecoveryOverGrpc(clients: {
         newPassword,
         origin,
       });
-      await clients.userTokens.revokeUserTokens({ userId: account.userId, exceptSessionId: account.sessionId });
+      await clients.userTokens.revokeUserTokens({
+        userId: account.userId,
+        exceptSessionId: account.sessionId,
+      });
     },
     async requestEmailChange(account, newEmail, password, origin) {
       await clients.recovery.requestEmailChange({ userId: account.userId, newEmail, password, origin });

@@ -1,9 +1,4 @@
-import {
-  MAIL_QUEUE_NAME,
-  mailJobOptions,
-  mailQueuePrefix,
-  type MailJobData,
-} from '@authz/shared/mail';
+import { MAIL_QUEUE_NAME, mailJobOptions, mailQueuePrefix, type MailJobData } from '@authz/shared/mail';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 

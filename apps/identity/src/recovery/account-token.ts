@@ -12,7 +12,11 @@ export interface AccountTokenDeps {
 }
 
 /** The outbox row of one mail, its payload sealed (docs/identity.md #4). */
-export function outboxMail(deps: Pick<AccountTokenDeps, 'outboxKey'>, jobName: MailJobName, data: MailJobData): OutboxMail {
+export function outboxMail(
+  deps: Pick<AccountTokenDeps, 'outboxKey'>,
+  jobName: MailJobName,
+  data: MailJobData,
+): OutboxMail {
   const id = randomUUID();
   return { id, jobName, payload: sealOutboxPayload(deps.outboxKey, id, data) };
 }

@@ -1,5 +1,10 @@
 import type { ChangePasswordRequest } from '@authz/proto/identity/v1/account_recovery';
-import { InvalidCredentialsError, UnauthorizedError, ValidationError, type FieldViolation } from '@authz/shared/errors';
+import {
+  InvalidCredentialsError,
+  UnauthorizedError,
+  ValidationError,
+  type FieldViolation,
+} from '@authz/shared/errors';
 import { PASSWORD_CHANGED_JOB } from '@authz/shared/mail';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -22,7 +27,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * is checked first (InvalidCredentialsError, audited), then the new one against the policy;
  * every session but the caller's ends with the change.
  */
-export async function changePassword(deps: ChangePasswordDeps, request: ChangePasswordRequest): Promise<void> {
+export async function changePassword(
+  deps: ChangePasswordDeps,
+  request: ChangePasswordRequest,
+): Promise<void> {
   const problems: FieldViolation[] = [];
   if (request.currentPassword === '') problems.push({ path: 'currentPassword', message: 'is required' });
   if (request.newPassword === '') problems.push({ path: 'newPassword', message: 'is required' });

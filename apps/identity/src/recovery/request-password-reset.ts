@@ -29,7 +29,8 @@ export async function requestPasswordReset(
   origin: RequestOrigin | undefined,
 ): Promise<void> {
   const email = parseEmail(rawEmail);
-  if (!email) throw new ValidationError([{ path: 'email', message: rawEmail.trim() ? EMAIL_MESSAGE : 'is required' }]);
+  if (!email)
+    throw new ValidationError([{ path: 'email', message: rawEmail.trim() ? EMAIL_MESSAGE : 'is required' }]);
   const key = emailKey(email);
   const wait = await takeResendSlot({ ...deps, limits: deps.resendLimits }, `password-reset:${key}`);
   if (wait > 0) throw new RateLimitedError({ attributes: { retryAfterSeconds: String(wait) } });

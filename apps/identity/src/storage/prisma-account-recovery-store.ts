@@ -54,7 +54,10 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
       const now = new Date();
       await setPassword(tx, userId, passwordHash, now);
       // The mailbox was proven: the address is verified (interface extensions X1).
-      const user = await tx.user.update({ where: { id: userId }, data: { emailVerified: true, updatedAt: now } });
+      const user = await tx.user.update({
+        where: { id: userId },
+        data: { emailVerified: true, updatedAt: now },
+      });
       await tx.session.updateMany({ where: { userId, endedAt: null }, data: { endedAt: now } });
       await tx.mailOutbox.create({ data: notice(user) });
       await recordAudit(tx, { ...audit, type: 'password_reset', actorUserId: userId });
@@ -67,7 +70,9 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
       where: { id: userId },
       include: { passwordCredential: true },
     });
-    return user?.passwordCredential ? { email: user.email, passwordHash: user.passwordCredential.hash } : undefined;
+    return user?.passwordCredential
+      ? { email: user.email, passwordHash: user.passwordCredential.hash }
+      : undefined;
   }
 
   async changePassword(
@@ -94,7 +99,11 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
     });
   }
 
-  issueEmailChange(userId: string, token: NewAccountToken & { newEmail: string }, audit: Audit): Promise<boolean> {
+  issueEmailChange(
+    userId: string,
+    token: NewAccountToken & { newEmail: string },
+    audit: Audit,
+  ): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const taken = await tx.user.findUnique({ where: { emailLower: token.newEmail.toLowerCase() } });
       if (taken) return false;
@@ -134,7 +143,8 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
         return { outcome: 'changed', email: row.new_email };
       });
     } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return { outcome: 'taken' };
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+        return { outcome: 'taken' };
       throw error;
     }
   }
@@ -142,7 +152,10 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
 
 /** Retires the account's unused tokens of `purpose` (a newer link replaces older ones), then stores this one. */
 async function writeToken(tx: Tx, userId: string, purpose: AccountTokenPurpose, token: NewAccountToken) {
-  await tx.accountToken.updateMany({ where: { userId, purpose, usedAt: null }, data: { usedAt: new Date() } });
+  await tx.accountToken.updateMany({
+    where: { userId, purpose, usedAt: null },
+    data: { usedAt: new Date() },
+  });
   await tx.accountToken.create({
     data: {
       userId,
@@ -156,7 +169,11 @@ async function writeToken(tx: Tx, userId: string, purpose: AccountTokenPurpose, 
 }
 
 /** One conditional UPDATE: of two concurrent uses exactly one gets the account id. */
-async function useToken(tx: Tx, tokenHash: string, purpose: AccountTokenPurpose): Promise<string | undefined> {
+async function useToken(
+  tx: Tx,
+  tokenHash: string,
+  purpose: AccountTokenPurpose,
+): Promise<string | undefined> {
   const consumed = await tx.$queryRaw<{ user_id: string }[]>`
     UPDATE "identity"."account_tokens" SET "used_at" = now()
     WHERE "token_hash" = ${tokenHash} AND "purpose" = ${purpose}

@@ -15,7 +15,9 @@ describe('account-lifecycle mails', () => {
       expect(mail.to).toBe('alice@example.com');
       expect(mail.subject).toBe(subject);
       expect(mail.text.split('\n')).toContain(url);
-      expect(mail.html).toContain(`href="https://id.example.com${path}?token=${token}&amp;x=&lt;&quot;y&quot;&gt;"`);
+      expect(mail.html).toContain(
+        `href="https://id.example.com${path}?token=${token}&amp;x=&lt;&quot;y&quot;&gt;"`,
+      );
       expect(mail.html).not.toContain(url);
     }
   });
@@ -35,9 +37,9 @@ describe('account-lifecycle mails', () => {
     expect(() => renderMailJob('password-reminder', { to: 'alice@example.com' })).toThrow(
       'unknown mail job "password-reminder"',
     );
-    expect(() => renderMailJob('password-reset', { to: 'alice@example.com', resetUrl: `javascript:${token}` })).toThrow(
-      /^invalid password-reset job: resetUrl: /,
-    );
+    expect(() =>
+      renderMailJob('password-reset', { to: 'alice@example.com', resetUrl: `javascript:${token}` }),
+    ).toThrow(/^invalid password-reset job: resetUrl: /);
     try {
       renderMailJob('password-reset', { to: 'alice@example.com', resetUrl: `javascript:${token}` });
     } catch (error) {

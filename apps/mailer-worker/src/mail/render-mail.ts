@@ -44,7 +44,9 @@ export function renderMailJob(name: string, data: unknown): { to: string } & Ren
   const parsed = MAIL_JOB_SCHEMAS[name].safeParse(data);
   if (!parsed.success) {
     // Paths and messages only: the values may hold a token.
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`,
+    );
     throw new UnrecoverableError(`invalid ${name} job: ${problems.join('; ')}`);
   }
   const render = RENDERERS[name] as (value: unknown) => RenderedMail;

@@ -4,7 +4,9 @@ import { revokeUserTokens } from '../protocol/user-tokens/revoke-user-tokens.js'
 import type { Registry } from '../registry.js';
 
 /** UserTokensService: a user's tokens end at once (docs/tokens.md #26). */
-export function userTokensServiceImplementation(deps: Registry): ServiceImplementation<typeof UserTokensService> {
+export function userTokensServiceImplementation(
+  deps: Registry,
+): ServiceImplementation<typeof UserTokensService> {
   return {
     async revokeUserTokens({ userId, exceptSessionId }) {
       return { revokedFamilies: await revokeUserTokens(deps, userId, exceptSessionId || undefined) };

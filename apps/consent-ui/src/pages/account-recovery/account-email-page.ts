@@ -1,4 +1,9 @@
-import { ConflictError, InvalidCredentialsError, RateLimitedError, ValidationError } from '@authz/shared/errors';
+import {
+  ConflictError,
+  InvalidCredentialsError,
+  RateLimitedError,
+  ValidationError,
+} from '@authz/shared/errors';
 import { html } from '../../html/html.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
@@ -25,7 +30,12 @@ export async function submitAccountEmail(deps: RecoveryDeps, request: PageReques
   if (!hasSessionCsrfToken(account, request)) return csrfRefusal();
   const newEmail = request.form.get('new_email') ?? '';
   try {
-    await deps.recovery.requestEmailChange(account, newEmail, request.form.get('password') ?? '', request.origin);
+    await deps.recovery.requestEmailChange(
+      account,
+      newEmail,
+      request.form.get('password') ?? '',
+      request.origin,
+    );
   } catch (error) {
     if (error instanceof InvalidCredentialsError) {
       return emailForm(deps, account, 401, { newEmail, password: 'is not correct' });
@@ -47,8 +57,8 @@ export async function submitAccountEmail(deps: RecoveryDeps, request: PageReques
   return documentPage(deps.links, 202, {
     title: 'Check your new mailbox',
     content: html`<p>
-      We sent a confirmation link to <strong>${newEmail.trim()}</strong>. Your address changes once you open it and
-      confirm.
+      We sent a confirmation link to <strong>${newEmail.trim()}</strong>. Your address changes once you open
+      it and confirm.
     </p>`,
   });
 }

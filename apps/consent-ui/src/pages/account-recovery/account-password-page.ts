@@ -47,7 +47,9 @@ export async function submitAccountPassword(deps: RecoveryDeps, request: PageReq
   return documentPage(deps.links, 200, {
     title: 'Password changed',
     heading: 'Your password was changed',
-    content: html`<p>Other devices signed in to your account have been signed out; this one stays signed in.</p>`,
+    content: html`<p>
+      Other devices signed in to your account have been signed out; this one stays signed in.
+    </p>`,
   });
 }
 

@@ -30,8 +30,8 @@ export async function submitForgotPassword(deps: RecoveryDeps, request: PageRequ
   return documentPage(deps.links, 200, {
     title: 'Check your email',
     content: html`<p>
-        If an account uses this address, a message with a link to choose a new password is on its way. The link works
-        once, for one hour.
+        If an account uses this address, a message with a link to choose a new password is on its way. The
+        link works once, for one hour.
       </p>
       <p><a href="${deps.links.login()}">Back to sign in</a></p>`,
   });
@@ -49,7 +49,9 @@ function forgotPasswordForm(
     status,
     {
       title: 'Forgot your password?',
-      content: html`<p>Enter the email address of your account and we will send you a link to choose a new password.</p>
+      content: html`<p>
+          Enter the email address of your account and we will send you a link to choose a new password.
+        </p>
         <form method="post" action="${deps.recoveryLinks.forgotPassword()}">
           <input type="hidden" name="csrf_token" value="${csrfToken}" />
           ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: email, problem })}

@@ -23,7 +23,12 @@ export interface AccountRecoveryPort {
     newPassword: string,
     origin: RequestOrigin,
   ): Promise<void>;
-  requestEmailChange(account: SignedInAccount, newEmail: string, password: string, origin: RequestOrigin): Promise<void>;
+  requestEmailChange(
+    account: SignedInAccount,
+    newEmail: string,
+    password: string,
+    origin: RequestOrigin,
+  ): Promise<void>;
   /** A sign-up verification or an email-change confirmation; answers the address verified. */
   verifyEmail(token: string, origin: RequestOrigin): Promise<string>;
   /** UnauthorizedError when the cookie value signs nobody in. */

@@ -12,7 +12,10 @@ export const RECOVERY_ROUTES: readonly Route[] = [
     path: HOSTED_PAGE_PATHS.forgotPassword,
     methods: { GET: showForgotPasswordPage, POST: submitForgotPassword },
   },
-  { path: HOSTED_PAGE_PATHS.resetPassword, methods: { GET: showResetPasswordPage, POST: submitResetPassword } },
+  {
+    path: HOSTED_PAGE_PATHS.resetPassword,
+    methods: { GET: showResetPasswordPage, POST: submitResetPassword },
+  },
   { path: HOSTED_PAGE_PATHS.verifyEmail, methods: { GET: showVerifyEmailPage, POST: submitVerifyEmail } },
   {
     path: HOSTED_PAGE_PATHS.accountPassword,

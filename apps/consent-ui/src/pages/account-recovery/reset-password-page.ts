@@ -27,7 +27,13 @@ export async function submitResetPassword(deps: RecoveryDeps, request: PageReque
   } catch (error) {
     if (error instanceof InvalidTokenError) return invalidLinkPage(deps);
     if (error instanceof ValidationError) {
-      return resetPasswordForm(deps, request, token, 400, fieldMessages(error).get('password') ?? 'is not valid');
+      return resetPasswordForm(
+        deps,
+        request,
+        token,
+        400,
+        fieldMessages(error).get('password') ?? 'is not valid',
+      );
     }
     if (error instanceof RateLimitedError) return tooManyAttemptsPage(deps);
     throw error;

@@ -7,7 +7,10 @@ import type { SignedInAccount } from './recovery-port.js';
 import type { RecoveryDeps } from './recovery-deps.js';
 
 /** The account behind the browser session cookie, or undefined when none signs anybody in. */
-export function signedInAccountOf(deps: RecoveryDeps, request: PageRequest): Promise<SignedInAccount | undefined> {
+export function signedInAccountOf(
+  deps: RecoveryDeps,
+  request: PageRequest,
+): Promise<SignedInAccount | undefined> {
   return findBrowserSession(sessionTokenOf(request.cookies), (token) => deps.recovery.signedInAccount(token));
 }
 

@@ -47,7 +47,9 @@ export async function submitVerifyEmail(deps: RecoveryDeps, request: PageRequest
       return documentPage(deps.links, 409, {
         title: 'Address not changed',
         heading: 'The email address could not be changed',
-        content: html`<p>This address cannot be used for your account. Your account keeps its current address.</p>`,
+        content: html`<p>
+          This address cannot be used for your account. Your account keeps its current address.
+        </p>`,
       });
     }
     throw error;

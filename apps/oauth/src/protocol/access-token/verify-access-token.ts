@@ -54,7 +54,8 @@ export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<
   ]);
   if (denied) refuse('access token is on the deny-list');
   // docs/tokens.md #26: a password reset or change denies the user's earlier tokens at once.
-  if (isCutOff(cutOff, Number(payload.iat), claims.sid)) refuse('access token issued before the user cut-off');
+  if (isCutOff(cutOff, Number(payload.iat), claims.sid))
+    refuse('access token issued before the user cut-off');
   return { payload, claims };
 }
 

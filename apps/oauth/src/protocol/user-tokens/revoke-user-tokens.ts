@@ -32,7 +32,11 @@ export async function revokeUserTokens(
     { notBefore, ...(exceptSessionId === undefined ? {} : { exceptSessionId }) },
     deps.config.accessTokenTtlSeconds + 1,
   );
-  const { revoked, live } = await deps.refreshTokens.revokeUserFamilies(userId, exceptSessionId, new Date(now));
+  const { revoked, live } = await deps.refreshTokens.revokeUserFamilies(
+    userId,
+    exceptSessionId,
+    new Date(now),
+  );
   await denyAll(deps.denyList, live);
   const wait = notBefore * 1000 - Date.now();
   if (wait > 0) await sleep(wait);
