@@ -1,4 +1,4 @@
-import { ValidationError } from '@authz/shared/errors';
+import type { ValidationError } from '@authz/shared/errors';
 import {
   isPreSessionCsrfTokenValid,
   isPreSessionShaped,
