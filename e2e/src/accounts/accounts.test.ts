@@ -161,9 +161,14 @@ describe('logout and refresh', () => {
     await verifyAccessToken(second.body.access_token as string);
 
     const reused = await refresh(first.refresh_token);
-    expect(reused).toMatchObject({
+    expect({ status: reused.status, body: reused.body }).toEqual({
       status: 400,
-      body: { error: 'invalid_grant', code: 'INVALID_GRANT', statusCode: 400 },
+      body: {
+        error: 'invalid_grant',
+        error_description: 'The refresh token was already used; every token of its grant has been revoked',
+        code: 'INVALID_GRANT',
+        statusCode: 400,
+      },
     });
     const familyRevoked = await refresh(second.body.refresh_token as string);
     expect(familyRevoked).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });

@@ -5,7 +5,9 @@ import { metricValue } from '../support/metrics.js';
 import {
   clientCredentials,
   completeAuthorization,
+  CODE_REUSED,
   INVALID_GRANT,
+  VERIFIER_MISMATCH,
   newAppClient,
   newUser,
   redeemCode,
@@ -139,7 +141,7 @@ describe('a code is single use (RFC 6749 4.1.2, OAuth 2.1 4.1.3)', () => {
     const replay = await redeemCode(flow, client, result.code!, result.verifier);
     expect({ status: replay.status, body: replay.body }).toEqual({
       status: 400,
-      body: INVALID_GRANT,
+      body: CODE_REUSED,
     });
 
     const { headers } = clientCredentials(client);
@@ -157,13 +159,13 @@ describe('a code is single use (RFC 6749 4.1.2, OAuth 2.1 4.1.3)', () => {
     expect(tokens.status).toBe(200);
 
     const guessed = await redeemCode(flow, client, result.code!, 'x'.repeat(43));
-    expect({ status: guessed.status, body: guessed.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    expect({ status: guessed.status, body: guessed.body }).toEqual({ status: 400, body: VERIFIER_MISMATCH });
     expect(await userInfoStatus(tokens.body.access_token as string)).toBe(200);
     const refreshed = await refresh(flow, client, tokens.body.refresh_token as string);
     expect(refreshed.status).toBe(200);
 
     const proven = await redeemCode(flow, client, result.code!, result.verifier);
-    expect({ status: proven.status, body: proven.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    expect({ status: proven.status, body: proven.body }).toEqual({ status: 400, body: CODE_REUSED });
     const revoked = await refresh(flow, client, refreshed.body.refresh_token as string);
     expect({ status: revoked.status, body: revoked.body }).toEqual({ status: 400, body: INVALID_GRANT });
     expect(await userInfoStatus(refreshed.body.access_token as string)).toBe(401);
@@ -178,7 +180,7 @@ describe('a code is single use (RFC 6749 4.1.2, OAuth 2.1 4.1.3)', () => {
     const wrongVerifier = await redeemCode(flow, client, result.code!, 'x'.repeat(43));
     expect({ status: wrongVerifier.status, body: wrongVerifier.body }).toEqual({
       status: 400,
-      body: INVALID_GRANT,
+      body: VERIFIER_MISMATCH,
     });
 
     const again = await completeAuthorization(flow, browser, user, { client });

@@ -252,12 +252,12 @@ describe('page headers', () => {
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
+    // docs/hosted-pages.md "Errors the gateway renders": a page, never the JSON envelope.
     expect(response.status).toBe(415);
-    expect(await response.json()).toEqual({
-      error: 'Unsupported media type',
-      statusCode: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-    });
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await response.text();
+    expect(page).toContain('<title>This request is not valid</title>');
+    expect(page).toContain('<p>Go back to the application you came from and start again.</p>');
   });
 });
 

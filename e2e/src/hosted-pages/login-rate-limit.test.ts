@@ -37,6 +37,18 @@ function expectRateLimited(response: { status: number; headers: Headers }, body:
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 }
 
+/** The hosted form is answered with a page, never JSON (docs/hosted-pages.md "Errors the gateway renders"). */
+function expectRateLimitedPage(response: BrowserResponse): void {
+  expect(response.status).toBe(429);
+  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  const wait = Number(response.headers.get('retry-after'));
+  expect(wait).toBeGreaterThanOrEqual(1);
+  expect(response.text).toContain('<h1>Too many attempts</h1>');
+  expect(response.text).toMatch(
+    /<p>There have been too many attempts in a short time\. Wait \d+ (seconds?|minutes?) and try again\.<\/p>/,
+  );
+}
+
 const wrongPassword = (user: TestUser) => ({ email: user.email, password: 'wrong-Password-1234' });
 
 describe('POST /ui/login rate limits (interface.md 8)', () => {
@@ -48,7 +60,7 @@ describe('POST /ui/login rate limits (interface.md 8)', () => {
     }
     const user = await newUser(flow);
     const limited = await hostedLogin(user, ip);
-    expectRateLimited(limited, JSON.parse(limited.text));
+    expectRateLimitedPage(limited);
     const firstParty = await firstPartyLogin(user, ip);
     expectRateLimited(firstParty, firstParty.body);
     // Another address is not affected.
@@ -65,7 +77,7 @@ describe('POST /ui/login rate limits (interface.md 8)', () => {
     expect((await firstPartyLogin(wrongPassword(user), '198.51.100.3')).status).toBe(401);
 
     const limited = await hostedLogin(user, '198.51.100.4');
-    expectRateLimited(limited, JSON.parse(limited.text));
+    expectRateLimitedPage(limited);
     const after = metricValue(await read(), 'login_attempts_total', { outcome: 'rate_limited' });
     expect(after - before).toBe(1);
     // Other accounts from the same addresses still sign in.

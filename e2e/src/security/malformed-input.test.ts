@@ -13,7 +13,6 @@ const INVALID_REQUEST = (statusCode: number) => ({
   code: 'INVALID_REQUEST',
   statusCode,
 });
-const UNSUPPORTED = { error: 'Unsupported media type', statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' };
 
 async function send(
   method: 'GET' | 'POST',
@@ -80,24 +79,37 @@ describe('U+0000 in forms and queries (oauth/form-body.ts, http/query-fields.ts)
 
 describe('non-form bodies at the form-only routes (formsOnly in oauth/form-body.ts)', () => {
   it.each(['/oauth/token', '/oauth/introspect', '/oauth/revoke', '/oauth/authorize', '/oauth/userinfo'])(
-    'a JSON array at %s: 415 invalid_request',
+    'a JSON array at %s: 415 invalid_request, saying which body to send',
     async (url) => {
       const payload = '[{"name":"grant_type","value":"client_credentials"}]';
       expect(await send('POST', url, JSON_TYPE, payload)).toEqual({
         status: 415,
-        body: INVALID_REQUEST(415),
+        body: {
+          ...INVALID_REQUEST(415),
+          error_description: 'Send the body as application/x-www-form-urlencoded',
+        },
       });
     },
   );
 
-  it.each(['/ui/login', '/ui/consent'])('a JSON array at %s: 415', async (url) => {
-    expect(await send('POST', url, JSON_TYPE, '[[1,2]]')).toEqual({ status: 415, body: UNSUPPORTED });
+  it.each(['/ui/login', '/ui/consent'])('a JSON array at %s: 415, as a page', async (url) => {
+    const response = await context.suite.gateway.app.inject({
+      method: 'POST',
+      url,
+      headers: JSON_TYPE,
+      payload: '[[1,2]]',
+    });
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      415,
+      'text/html; charset=utf-8',
+    ]);
+    expect(response.body).toContain('<h1>This request is not valid</h1>');
   });
 });
 
 describe('URLs the router refuses (frameworkErrors in plugins/error-handler.ts)', () => {
   it('a path that does not percent-decode: the 400 envelope with the security headers', async () => {
-    const response = await context.suite.gateway.app.inject({ method: 'GET', url: '/ui/%zz' });
+    const response = await context.suite.gateway.app.inject({ method: 'GET', url: '/api/clients/%zz' });
     expect({ status: response.statusCode, body: JSON.parse(response.body) as unknown }).toEqual({
       status: 400,
       body: {
@@ -109,6 +121,19 @@ describe('URLs the router refuses (frameworkErrors in plugins/error-handler.ts)'
     });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('... and under /ui/, the 400 page with the security headers', async () => {
+    const response = await context.suite.gateway.app.inject({ method: 'GET', url: '/ui/%zz' });
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      400,
+      'text/html; charset=utf-8',
+    ]);
+    expect(response.body).toContain('<h1>This request is not valid</h1>');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toEqual(
+      expect.stringContaining("default-src 'none'"),
+    );
   });
 
   it('an identifier longer than any we issue: 404', async () => {

@@ -15,6 +15,20 @@ export const PASSWORD = 'amber-Falcon-meadow-27';
 
 /** RFC 6749 section 5.2: a bad, used or expired code or refresh token, told nothing more. */
 export const INVALID_GRANT = { error: 'invalid_grant', code: 'INVALID_GRANT', statusCode: 400 };
+/** The invalid_grant cases a client can act on carry a description (docs/errors.md). */
+const describedInvalidGrant = (error_description: string) => ({ ...INVALID_GRANT, error_description });
+export const CODE_REUSED = describedInvalidGrant(
+  'The authorization code was already used; the tokens issued for it have been revoked',
+);
+export const CODE_EXPIRED = describedInvalidGrant('The authorization code has expired');
+export const VERIFIER_MISMATCH = describedInvalidGrant('code_verifier does not match the code_challenge');
+export const REDIRECT_URI_MISMATCH = describedInvalidGrant(
+  'redirect_uri does not match the authorization request',
+);
+export const REFRESH_TOKEN_REUSED = describedInvalidGrant(
+  'The refresh token was already used; every token of its grant has been revoked',
+);
+export const REFRESH_TOKEN_EXPIRED = describedInvalidGrant('The refresh token has expired');
 
 /** docs/decisions.md #19, byte for byte. */
 export const INVALID_CSRF = { error: 'invalid_csrf_token', statusCode: 400, code: 'INVALID_CSRF_TOKEN' };

@@ -38,8 +38,8 @@ const postForm = (fields: Record<string, string>, headers: Record<string, string
 });
 
 /** RFC 6750 section 3 with the RFC 9728 pointer every Bearer challenge of this server carries. */
-const challenge = (error: string) =>
-  `Bearer realm="authz", error="${error}", resource_metadata="${flow.suite.baseUrl}/.well-known/oauth-protected-resource"`;
+const challenge = (error: string, description?: string) =>
+  `Bearer realm="authz", error="${error}"${description ? `, error_description="${description}"` : ''}, resource_metadata="${flow.suite.baseUrl}/.well-known/oauth-protected-resource"`;
 
 async function accessToken(scope: string, verified: boolean) {
   const user = await newUser(flow, { verified });
@@ -107,22 +107,38 @@ describe('refusals (RFC 6750 section 3)', () => {
 
     const answer = await userInfo(withBearer(token));
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(challenge('invalid_token'));
-    expect(answer.body).toEqual({ error: 'invalid_token', code: 'INVALID_TOKEN', statusCode: 401 });
+    expect(answer.headers.get('www-authenticate')).toBe(
+      challenge('invalid_token', 'The access token has been revoked'),
+    );
+    expect(answer.body).toEqual({
+      error: 'invalid_token',
+      error_description: 'The access token has been revoked',
+      code: 'INVALID_TOKEN',
+      statusCode: 401,
+    });
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('a token that is not ours: 401 invalid_token', async () => {
     const answer = await userInfo(withBearer('eyJhbGciOiJFZERTQSJ9.e30.c2ln'));
+    const description = 'The access token is malformed or was not issued by this server';
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(challenge('invalid_token'));
+    expect(answer.headers.get('www-authenticate')).toBe(challenge('invalid_token', description));
+    expect(answer.body).toEqual({
+      error: 'invalid_token',
+      error_description: description,
+      code: 'INVALID_TOKEN',
+      statusCode: 401,
+    });
   });
 
   it('a token without openid: 403 insufficient_scope', async () => {
     const { token } = await accessToken('email', true);
     const answer = await userInfo(withBearer(token));
     expect(answer.status).toBe(403);
-    expect(answer.headers.get('www-authenticate')).toBe(challenge('insufficient_scope'));
+    expect(answer.headers.get('www-authenticate')).toBe(
+      challenge('insufficient_scope', 'The access token was not granted the openid scope'),
+    );
     expect(answer.body).toEqual({
       error: 'insufficient_scope',
       error_description: 'The access token was not granted the openid scope',
@@ -150,7 +166,9 @@ describe('refusals (RFC 6750 section 3)', () => {
         code: 'INVALID_REQUEST',
         statusCode: 400,
       });
-      expect(answer.headers.get('www-authenticate')).toBe(challenge('invalid_request'));
+      expect(answer.headers.get('www-authenticate')).toBe(
+        challenge('invalid_request', 'the access token was sent more than once'),
+      );
     }
   });
 

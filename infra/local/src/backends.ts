@@ -101,7 +101,7 @@ export async function startBackends(
  * own postgres/ inside (mkdtemp folders are 0700). Search permission only: nothing is listed,
  * and secrets.json stays 0600.
  */
-async function letOthersTraverse(dir: string): Promise<void> {
+export async function letOthersTraverse(dir: string): Promise<void> {
   const { mode } = await stat(dir);
   if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
 }

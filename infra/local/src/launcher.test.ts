@@ -85,7 +85,8 @@ describe('pnpm start launcher (stub apps)', () => {
     const { launcher, env } = await launch();
     const [, url] = await launcher.waitFor(LISTENING);
     expect(url).toBe(`http://127.0.0.1:${env.PORT}`);
-    await launcher.waitFor(new RegExp(`Issuer: http://localhost:${env.PORT}\\n`));
+    await launcher.waitFor(new RegExp(`  Issuer     http://localhost:${env.PORT}\\n`));
+    await launcher.waitFor(/Try it: docs\/getting-started\.md/);
 
     const response = await fetch(`${url}/health`);
     expect(response.status).toBe(200);

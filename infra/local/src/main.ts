@@ -1,5 +1,6 @@
 import { loadConfig, type LauncherConfig } from './config.js';
 import { say } from './log.js';
+import { readyMessage } from './ready-message.js';
 import { Suite } from './suite.js';
 
 /**
@@ -64,8 +65,7 @@ void suite.crashed.then((reason) => {
 say('local', `repository ${config.root}, data in ${config.dataDir}`);
 try {
   await suite.start(stopRequested.signal);
-  process.stdout.write(`Authorization server listening on http://${config.host}:${config.port}\n`);
-  process.stdout.write(`Issuer: ${config.issuer}\n`);
+  process.stdout.write(readyMessage(config));
 } catch (error) {
   // A stop request or a crash is already being handled above.
   if (!stopRequested.signal.aborted && !suite.crashedWith) {

@@ -1,6 +1,23 @@
 import { MalformedBodyError, UnsupportedMediaTypeError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions, FastifyRequest } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by `formsOnly`: the route reads form bodies only, and its 415 says so. */
+    formBody?: boolean;
+  }
+}
+
+/**
+ * What a 415 of a form-only route tells the client (RFC 6749 section 3.2, appendix B); an OAuth
+ * route sends it as `error_description` (docs/errors.md "What a client is told").
+ */
+export const FORM_BODY_REQUIRED = 'Send the body as application/x-www-form-urlencoded';
+
+export function formBodyRequired(): UnsupportedMediaTypeError {
+  return new UnsupportedMediaTypeError({ attributes: { description: FORM_BODY_REQUIRED } });
+}
+
 /** A form body as the ordered list of its fields; repeated names stay separate (RFC 8707). */
 export type FormFields = { name: string; value: string }[];
 
@@ -39,6 +56,9 @@ export function formsOnly<Options extends FastifyPluginOptions>(
   return async (app, options) => {
     app.removeAllContentTypeParsers();
     registerFormParser(app);
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, formBody: true };
+    });
     await routes(app, options);
   };
 }
@@ -58,6 +78,6 @@ export function holdsNul({ name, value }: FormFields[number]): boolean {
  */
 export function formFieldsOf(request: FastifyRequest): FormFields {
   if (request.body === undefined) return [];
-  if (!Array.isArray(request.body)) throw new UnsupportedMediaTypeError();
+  if (!Array.isArray(request.body)) throw formBodyRequired();
   return request.body as FormFields;
 }

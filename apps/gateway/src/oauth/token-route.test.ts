@@ -160,7 +160,12 @@ describe('POST /oauth/token', () => {
     });
 
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ error: 'invalid_request', code: 'INVALID_REQUEST', statusCode: 415 });
+    expect(response.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'Send the body as application/x-www-form-urlencoded',
+      code: 'INVALID_REQUEST',
+      statusCode: 415,
+    });
     expect(gateway.calls).toEqual([]);
   });
 });

@@ -18,11 +18,16 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isHostedPagePath, renderErrorPage } from '../hosted-pages/error-page.js';
+import { formBodyRequired } from '../oauth/form-body.js';
 import { REQUEST_ID_HEADER } from './request-context.js';
 import { setTransportSecurity } from './security-headers.js';
 
-/** How a route renders failures: the API envelope or the RFC 6749 body (interface.md 7). */
-export type ErrorFormat = 'api' | 'oauth';
+/**
+ * How a route renders failures: the API envelope or the RFC 6749 body (interface.md 7), or for a
+ * hosted page (/ui/*, unless a route says otherwise) an HTML page.
+ */
+export type ErrorFormat = 'api' | 'oauth' | 'page';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,7 +43,7 @@ declare module 'fastify' {
      * The WWW-Authenticate value of a Bearer-protected route's refusal, naming the RFC 6750
      * section 3.1 error code when there is one.
      */
-    bearerChallenge(error?: string): string;
+    bearerChallenge(error?: string, description?: string): string;
   }
 }
 
@@ -53,13 +58,15 @@ export interface ErrorHandlerOptions {
 /** The only place that turns a failure into a response (docs/conventions.md #5). */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance, { resourceMetadataUrl }: ErrorHandlerOptions) => {
-    app.decorate('bearerChallenge', (error?: string) =>
+    // RFC 6750 section 3: error_description in the challenge too, when the body has one (our
+    // descriptions are plain ASCII without quotes, so they need no escaping).
+    app.decorate('bearerChallenge', (error?: string, description?: string) =>
       error === undefined
         ? `Bearer realm="authz", resource_metadata="${resourceMetadataUrl}"`
-        : `Bearer realm="authz", error="${error}", resource_metadata="${resourceMetadataUrl}"`,
+        : `Bearer realm="authz", error="${error}"${description ? `, error_description="${description}"` : ''}, resource_metadata="${resourceMetadataUrl}"`,
     );
     app.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
-      const error = toAppError(thrown);
+      const error = toAppError(thrown, request);
       logFailure(request, error, thrown);
       return sendError(request, reply, error);
     });
@@ -144,7 +151,15 @@ function transportError(thrown: NodeJS.ErrnoException): AppError {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   // A rate limit (429) or an overloaded service (503) says when to retry (docs/errors.md).
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  const { errorFormat: format = 'api', authChallenge } = request.routeOptions.config ?? {};
+  const { errorFormat, authChallenge } = request.routeOptions.config ?? {};
+  const format = errorFormat ?? (isHostedPagePath(request.url) ? 'page' : 'api');
+  if (format === 'page') {
+    reply.header('cache-control', 'no-store');
+    return reply
+      .code(error.statusCode)
+      .type('text/html; charset=utf-8')
+      .send(renderErrorPage(request.url, error));
+  }
   const challenge = authChallenge && challengeFor(request, authChallenge, error);
   if (challenge) reply.header('www-authenticate', challenge);
   // RFC 6750 section 3.1: a request without a token is told no error code, in the body either.
@@ -178,11 +193,11 @@ function challengeFor(
   }
   const code = error instanceof OAuthError && BEARER_ERRORS.has(error.error) ? error.error : undefined;
   if (code === undefined && error.statusCode !== 401) return undefined;
-  return request.server.bearerChallenge(code);
+  return request.server.bearerChallenge(code, code ? (error as OAuthError).description : undefined);
 }
 
 /** Fastify's own failures (schema validation, body parsing) mapped onto the error model. */
-function toAppError(thrown: FastifyError | Error): AppError {
+function toAppError(thrown: FastifyError | Error, request: FastifyRequest): AppError {
   const fastifyError = thrown as FastifyError;
   if (fastifyError.validation) {
     return new ValidationError(onePerField(fastifyError.validation.map(toFieldViolation)), {
@@ -197,7 +212,7 @@ function toAppError(thrown: FastifyError | Error): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLargeError();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new UnsupportedMediaTypeError();
+      return request.routeOptions.config?.formBody ? formBodyRequired() : new UnsupportedMediaTypeError();
     default:
       return normalizeError(thrown);
   }

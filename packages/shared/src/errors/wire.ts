@@ -50,7 +50,14 @@ export function toOAuthWire(error: AppError): OAuthErrorBody {
     return body;
   }
   const [token, statusCode] = oauthTokenFor(error.statusCode);
-  return { error: token, code: token.toUpperCase(), statusCode };
+  // A client mistake the thrower chose to explain (e.g. a JSON body where a form is required).
+  const description = statusCode < 500 ? error.attributes.description : undefined;
+  return {
+    error: token,
+    ...(description ? { error_description: description } : {}),
+    code: token.toUpperCase(),
+    statusCode,
+  };
 }
 
 function oauthTokenFor(statusCode: number): [string, number] {

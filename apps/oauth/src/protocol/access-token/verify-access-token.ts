@@ -24,6 +24,22 @@ export interface VerifyOptions {
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
 
 /**
+ * Why a token was refused, for the one caller allowed to say it: UserInfo's invalid_token
+ * (RFC 6750 section 3.1, docs/errors.md "What a client is told"). `expired` and `revoked` are
+ * only ever reported for a token whose signature verified.
+ */
+export type AccessTokenRefusal = 'expired' | 'revoked' | 'invalid';
+
+export class AccessTokenRefusedError extends UnauthorizedError {
+  constructor(
+    readonly refusal: AccessTokenRefusal,
+    detail: string,
+  ) {
+    super({ detail });
+  }
+}
+
+/**
  * RFC 9068 section 4: signature with one of our keys, typ at+jwt, iss, exp; then the
  * deny-list (interface.md 2.5). Every failure is the same UnauthorizedError; the reason goes to
  * `detail`, which only reaches the logs.
@@ -52,10 +68,11 @@ export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<
     deps.denyList.isDenied(claims.jti),
     deps.denyList.userCutOff(claims.sub),
   ]);
-  if (denied) refuse('access token is on the deny-list');
+  if (denied) refuse('access token is on the deny-list', 'revoked');
   // docs/tokens.md #26: a password reset or change denies the user's earlier tokens at once.
-  if (isCutOff(cutOff, Number(payload.iat), claims.sid))
-    refuse('access token issued before the user cut-off');
+  if (isCutOff(cutOff, Number(payload.iat), claims.sid)) {
+    refuse('access token issued before the user cut-off', 'revoked');
+  }
   return { payload, claims };
 }
 
@@ -77,6 +94,8 @@ async function verifySignedClaims({ keys, config }: Deps, token: string): Promis
     );
     return payload;
   } catch (error) {
+    // jose checks the signature before the claims, so JWTExpired means a genuine, expired token.
+    if (error instanceof errors.JWTExpired) refuse(`access token rejected: ${error.code}`, 'expired');
     if (error instanceof errors.JOSEError) refuse(`access token rejected: ${error.code}`);
     throw error;
   }
@@ -108,6 +127,6 @@ function checkFirstPartyUser(payload: JWTPayload, claims: VerifiedAccessToken): 
   if (claims.hasAct) refuse('delegated token (act)');
 }
 
-function refuse(detail: string): never {
-  throw new UnauthorizedError({ detail });
+function refuse(detail: string, refusal: AccessTokenRefusal = 'invalid'): never {
+  throw new AccessTokenRefusedError(refusal, detail);
 }

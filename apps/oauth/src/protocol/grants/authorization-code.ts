@@ -28,7 +28,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   checkPkceVerifier(parameters.get('code_verifier'), code.codeChallenge);
   if (code.redeemedAt) {
     await revokeReusedCode(deps, code, now);
-    throw invalidGrant('authorization code used again');
+    throw codeReused('authorization code used again');
   }
   checkUsable(code, now);
   checkRedirectUri(code, client, parameters.get('redirect_uri'));
@@ -37,13 +37,13 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   // The atomic step: of concurrent redemptions exactly one gets here; the others are reuse.
   if (!(await deps.authorizationCodes.redeem(code.id, now))) {
     await revokeReusedCode(deps, code, now);
-    throw invalidGrant('authorization code redeemed concurrently');
+    throw codeReused('authorization code redeemed concurrently');
   }
   const { tokens, issued } = await issueCodeTokens(deps, client, code, user, audience, now);
   // A reuse that came before this record could not revoke these tokens: revoke them here.
   if ((await deps.authorizationCodes.recordIssued(code.id, issued)).reused) {
     await revokeIssuedTokens(deps, issued, now);
-    throw invalidGrant('authorization code used again while it was redeemed');
+    throw codeReused('authorization code used again while it was redeemed');
   }
   return tokens;
 }
@@ -66,7 +66,12 @@ function checkClientBinding(code: StoredAuthorizationCode, client: Authenticated
 
 // RFC 6749 section 4.1.2: short-lived; a revoked consent takes its unredeemed codes with it.
 function checkUsable(code: StoredAuthorizationCode, now: Date): void {
-  if (code.expiresAt <= now) throw invalidGrant('authorization code expired');
+  if (code.expiresAt <= now) {
+    throw new InvalidGrantError({
+      message: 'The authorization code has expired',
+      detail: 'authorization code expired',
+    });
+  }
   if (code.consentRevokedAt) throw invalidGrant('consent revoked');
 }
 
@@ -93,4 +98,14 @@ async function codeUser(deps: Registry, code: StoredAuthorizationCode): Promise<
 
 function invalidGrant(detail: string): InvalidGrantError {
   return new InvalidGrantError({ detail });
+}
+
+// docs/errors.md "What a client is told": said only after the verifier proved the caller holds the code, so the
+// client learns why its tokens stopped working (a double exchange, e.g. a framework running the
+// callback twice) and nobody else learns anything.
+function codeReused(detail: string): InvalidGrantError {
+  return new InvalidGrantError({
+    message: 'The authorization code was already used; the tokens issued for it have been revoked',
+    detail,
+  });
 }

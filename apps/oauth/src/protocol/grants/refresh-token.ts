@@ -55,7 +55,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   // The atomic step: of concurrent requests with one token exactly one rotates it.
   if (!(await deps.refreshTokens.rotate(tokenHash, next.stored, now))) {
     await revokeRefreshTokenFamily(deps, stored.familyId, now);
-    throw invalidGrant('refresh token rotated concurrently: treated as reuse');
+    throw refreshTokenReused('refresh token rotated concurrently: treated as reuse');
   }
   return {
     accessToken: accessToken.token,
@@ -73,9 +73,14 @@ async function checkUsable(deps: Registry, stored: StoredRefreshToken, now: Date
   if (stored.rotatedAt) {
     await revokeRefreshTokenFamily(deps, stored.familyId, now);
     deps.log.warn({ familyId: stored.familyId }, 'refresh token reuse: family revoked');
-    throw invalidGrant('refresh token reused');
+    throw refreshTokenReused('refresh token reused');
   }
-  if (stored.expiresAt <= now) throw invalidGrant('refresh token expired');
+  if (stored.expiresAt <= now) {
+    throw new InvalidGrantError({
+      message: 'The refresh token has expired',
+      detail: 'refresh token expired',
+    });
+  }
 }
 
 // RFC 6749 section 6: the refresh token is bound to the client it was issued to.
@@ -108,4 +113,13 @@ async function currentUser(deps: Registry, stored: StoredRefreshToken): Promise<
 
 function invalidGrant(detail: string): InvalidGrantError {
   return new InvalidGrantError({ detail });
+}
+
+// docs/errors.md "What a client is told": the holder of a spent token learns that its grant is
+// gone (sign the user in again) rather than a bare invalid_grant.
+function refreshTokenReused(detail: string): InvalidGrantError {
+  return new InvalidGrantError({
+    message: 'The refresh token was already used; every token of its grant has been revoked',
+    detail,
+  });
 }

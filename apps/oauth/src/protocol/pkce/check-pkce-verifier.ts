@@ -17,6 +17,6 @@ export function checkPkceVerifier(verifier: string | undefined, challenge: strin
   }
   const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
   if (!constantTimeEqual(computed, challenge)) {
-    throw new InvalidGrantError({ detail: 'code_verifier does not match the code_challenge' });
+    throw new InvalidGrantError({ message: 'code_verifier does not match the code_challenge' });
   }
 }

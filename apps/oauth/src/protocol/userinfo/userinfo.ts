@@ -7,7 +7,12 @@ import {
 import type { IdentityUserProfile, VerifiedEmail } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
-import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
+import {
+  AccessTokenRefusedError,
+  verifyLiveAccessToken,
+  type AccessTokenRefusal,
+  type VerifiedAccessToken,
+} from '../access-token/verify-access-token.js';
 
 /** OIDC Core 5.3.2 (interface.md 4.3): email and emailVerified only together, both or neither. */
 export interface UserInfo {
@@ -34,11 +39,21 @@ export async function userInfo(deps: Deps, accessToken: string): Promise<UserInf
   return { sub: user.id, ...(email ? { email: email.email, emailVerified: true } : {}) };
 }
 
-// The same checks as VerifyAccessToken (docs/tokens.md #4); any failure is the bare invalid_token.
+/** RFC 6750 section 3.1's invalid_token cases, told apart for the client (docs/errors.md). */
+const REFUSALS: Record<AccessTokenRefusal, string> = {
+  expired: 'The access token has expired',
+  revoked: 'The access token has been revoked',
+  invalid: 'The access token is malformed or was not issued by this server',
+};
+
+// The same checks as VerifyAccessToken (docs/tokens.md #4).
 async function verifyBearer(deps: Deps, accessToken: string): Promise<VerifiedAccessToken> {
   try {
     return (await verifyLiveAccessToken(deps, accessToken)).claims;
   } catch (error) {
+    if (error instanceof AccessTokenRefusedError) {
+      throw new InvalidBearerTokenError({ message: REFUSALS[error.refusal], detail: error.detail });
+    }
     if (error instanceof UnauthorizedError) throw new InvalidBearerTokenError({ detail: error.detail });
     throw error;
   }
