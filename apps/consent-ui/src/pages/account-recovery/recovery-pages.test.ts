@@ -25,7 +25,7 @@ describe('link pages', () => {
   it.each(['/ui/reset-password', '/ui/verify-email'])(
     'GET %s without a well-formed token is the 400 page',
     async (path) => {
-      for (const query of [{}, { token: 'abc' }, { token: `${TOKEN}0` }]) {
+      for (const query of [{}, { token: 'abc' }, { token: `${TOKEN}0` }] as Record<string, string>[]) {
         const page = await fixture.ui.render('GET', path, { query });
         expectHtmlPage(page, 400);
         expect(heading(page)).toBe('This link is invalid or has expired');
