@@ -41,7 +41,10 @@ export function describeAccountRecoveryStore(name: string, subject: () => Stores
         payload: first.mail.payload,
         enqueuedAt: null,
       });
-      expect(await recovery().issuePasswordReset('nobody@example.com', () => token(), audit)).toBe(false);
+      const unknown = token();
+      expect(await recovery().issuePasswordReset('nobody@example.com', () => unknown, audit)).toBe(false);
+      expect(await subject().probe.outboxRow(unknown.mail.id)).toBeUndefined();
+      expect(await recovery().findLive(unknown.tokenHash, 'password_reset')).toBeUndefined();
       expect(await recovery().findLive(first.tokenHash, 'password_reset')).toEqual({
         userId: user.id,
         email: 'Reset@Example.com',

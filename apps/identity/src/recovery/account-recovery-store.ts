@@ -35,9 +35,10 @@ export type EmailChangeOutcome =
  */
 export interface AccountRecoveryStore {
   /**
-   * With the account of `emailLower` locked (the same work for unknown addresses): when it
-   * exists, marks its unused reset tokens used (a newer link replaces older ones) and stores the
-   * one `issue` makes, with its mail and audit event. True when one was stored.
+   * With the account of `emailLower` locked, and the same work for unknown addresses (`issue`
+   * is called either way, with a stand-in account for an unknown one): when the account
+   * exists, marks its unused reset tokens used (a newer link replaces older ones) and stores
+   * the token `issue` made, with its mail and audit event. True when one was stored.
    */
   issuePasswordReset(
     emailLower: string,

@@ -22,15 +22,38 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
     audit: Audit,
   ): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      // The row lock gives known and unknown addresses the same work shape (docs/identity.md #6).
+      // Known and unknown addresses do the same work (docs/identity.md #17): the row lock, a
+      // token made and sealed, and one statement that writes only when the account exists.
       const rows = await tx.$queryRaw<{ id: string; email: string }[]>`
         SELECT "id"::text, "email" FROM "identity"."users"
         WHERE "email_lower" = ${emailLower} FOR UPDATE`;
       const user = rows[0];
-      if (!user) return false;
-      await writeToken(tx, user.id, 'password_reset', issue(user));
-      await recordAudit(tx, { ...audit, type: 'password_reset_requested', actorUserId: user.id });
-      return true;
+      const token = issue(user ?? { id: '00000000-0000-0000-0000-000000000000', email: emailLower });
+      const userId = user?.id ?? null;
+      const written = await tx.$queryRaw<{ issued: number }[]>`
+        WITH "retired" AS (
+          UPDATE "identity"."account_tokens" SET "used_at" = now()
+          WHERE "user_id" = ${userId}::uuid AND "purpose" = 'password_reset' AND "used_at" IS NULL
+          RETURNING 1
+        ), "token" AS (
+          INSERT INTO "identity"."account_tokens" ("id", "user_id", "purpose", "token_hash", "expires_at")
+          SELECT gen_random_uuid(), ${userId}::uuid, 'password_reset', ${token.tokenHash}, ${token.expiresAt}
+          WHERE ${userId}::uuid IS NOT NULL
+          RETURNING 1
+        ), "mail" AS (
+          INSERT INTO "identity"."mail_outbox" ("id", "job_name", "payload")
+          SELECT ${token.mail.id}::uuid, ${token.mail.jobName}, ${token.mail.payload}
+          WHERE ${userId}::uuid IS NOT NULL
+          RETURNING 1
+        ), "audit" AS (
+          INSERT INTO "identity"."audit_events" ("type", "actor_user_id", "ip", "user_agent")
+          SELECT 'password_reset_requested', ${userId}::uuid, ${audit.origin?.ip || null}, ${audit.origin?.userAgent || null}
+          WHERE ${userId}::uuid IS NOT NULL
+          RETURNING 1
+        )
+        -- PostgreSQL runs every data-modifying WITH part, referenced or not.
+        SELECT (SELECT count(*) FROM "token")::int AS "issued"`;
+      return (written[0]?.issued ?? 0) > 0;
     });
   }
 
