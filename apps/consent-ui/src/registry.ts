@@ -1,5 +1,7 @@
+import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
+import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
 import { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import type { GrpcChannel } from '@authz/shared/grpc';
 import type { ConsentUiEnv } from './config/env.js';
@@ -12,6 +14,9 @@ import { walletLinks, type WalletLinks } from './pages/wallet/wallet-links.js';
 import type { WalletPort } from './pages/wallet/wallet-port.js';
 import { qrCodeRenderer, type QrCodes } from './pages/wallet/wallet-qr-code.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
+import { accountRecoveryOverGrpc } from './rpc/account-recovery-client.js';
+import type { AccountRecoveryPort } from './pages/account-recovery/recovery-port.js';
+import { recoveryLinks, type RecoveryLinks } from './pages/account-recovery/recovery-links.js';
 import { authorizationOverGrpc } from './rpc/oauth-client.js';
 import { walletOverGrpc } from './rpc/wallet-client.js';
 
@@ -27,6 +32,9 @@ export interface Registry {
   wallet: WalletPort;
   walletLinks: WalletLinks;
   qrCodes: QrCodes;
+  /** Password reset and change, email change (interface extensions X1). */
+  recovery: AccountRecoveryPort;
+  recoveryLinks: RecoveryLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -48,5 +56,11 @@ export function createRegistry(
     wallet: walletOverGrpc(parts.walletChannel.service(WalletFlowService)),
     walletLinks: walletLinks(env.issuer),
     qrCodes: qrCodeRenderer(),
+    recovery: accountRecoveryOverGrpc({
+      identity: parts.identityChannel.service(IdentityService),
+      recovery: parts.identityChannel.service(AccountRecoveryService),
+      userTokens: parts.oauthChannel.service(UserTokensService),
+    }),
+    recoveryLinks: recoveryLinks(env.issuer),
   };
 }

@@ -27,7 +27,7 @@ export interface FakePrompt {
   newScopes: string[];
   redirectUri: string;
   state?: string;
-  /** pre_registered unless set (docs/hosted-pages.md #23). */
+  /** pre_registered unless set (docs/hosted-pages.md #24). */
   clientSource?: string;
   clientId?: string;
   resources?: string[];

@@ -14,6 +14,7 @@ import { requestContextPlugin, requestIdFrom } from './plugins/request-context.j
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { createRegistry } from './registry.js';
 import { systemRoutes } from './system/routes.js';
+import { accountRecoveryRoutes } from './auth/account-recovery-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
@@ -119,6 +120,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(systemRoutes, { redis, upstreams, metrics: metrics.registry });
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
+  await app.register(accountRecoveryRoutes, { upstreams, budget: env.rateLimit.login });
   await app.register(formsOnly(authorizeRoute), { upstreams });
   await app.register(formsOnly(logoutRoute), { upstreams });
   const authFailureBudget = env.rateLimit.clientAuthFailure;
@@ -169,5 +171,11 @@ export { loadGatewayEnv, type GatewayEnv } from './config/env.js';
 export { GREETING } from './system/routes.js';
 export { HEALTH_DEADLINE_MS } from './system/check-health.js';
 export { RESEND_MESSAGE } from './auth/routes.js';
+export {
+  CHANGE_EMAIL_MESSAGE,
+  CHANGE_PASSWORD_MESSAGE,
+  FORGOT_PASSWORD_MESSAGE,
+  RESET_PASSWORD_MESSAGE,
+} from './auth/account-recovery-routes.js';
 export { JWKS_CACHE_MS } from './discovery/routes.js';
 export { BINDER_COOKIE } from './wallet/binder-cookie.js';

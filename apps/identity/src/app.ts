@@ -1,3 +1,4 @@
+import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -14,6 +15,7 @@ import { createMailQueue } from './outbox/mail-queue.js';
 import { outboxKey } from './outbox/outbox-payload.js';
 import { createOutboxRelay } from './outbox/outbox-relay.js';
 import { createRegistry } from './registry.js';
+import { accountRecoveryServiceImplementation } from './rpc/account-recovery-service.js';
 import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
@@ -66,7 +68,8 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
     app.server
       .addService(IdentityService, identityServiceImplementation(registry))
       .addService(AuditService, auditServiceImplementation(registry))
-      .addService(AccountLookupService, accountLookupServiceImplementation(registry));
+      .addService(AccountLookupService, accountLookupServiceImplementation(registry))
+      .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await sessionEvents.close();

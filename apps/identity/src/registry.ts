@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
 import type { AuditLog } from './audit/audit-log.js';
+import type { AccountRecoveryStore } from './recovery/account-recovery-store.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { outboxKey } from './outbox/outbox-payload.js';
 import { loadCommonPasswords } from './passwords/common-passwords.js';
@@ -11,6 +12,7 @@ import { createPasswordHasher, type PasswordHasher } from './passwords/password-
 import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
+import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
 import { PrismaSessionStore } from './storage/prisma-session-store.js';
@@ -36,6 +38,8 @@ export interface Registry {
   outboxKey: Buffer;
   issuer: string;
   verificationTokenTtlSeconds: number;
+  passwordResetTokenTtlSeconds: number;
+  recovery: AccountRecoveryStore;
   sessionTtlSeconds: number;
   resendLimits: ResendLimits;
   onMailQueued(): void;
@@ -70,6 +74,8 @@ export async function createRegistry(
     outboxKey: outboxKey(env.secretHashKey),
     issuer: env.issuer,
     verificationTokenTtlSeconds: env.verificationTokenTtlSeconds,
+    passwordResetTokenTtlSeconds: env.passwordResetTokenTtlSeconds,
+    recovery: new PrismaAccountRecoveryStore(prisma),
     sessionTtlSeconds: env.sessionTtlSeconds,
     resendLimits: env.resendVerification,
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { RequestOriginSchema } from '@authz/proto/identity/v1/identity';
 import type { AccountStore, NewAccount } from '../src/accounts/account-store.js';
+import type { AccountRecoveryStore } from '../src/recovery/account-recovery-store.js';
 import type { AuditLog } from '../src/audit/audit-log.js';
 import type { MailOutbox } from '../src/outbox/mail-outbox.js';
 import type { RealmStore } from '../src/realms/realm-store.js';
@@ -18,6 +19,7 @@ export interface IdentityStores {
   walletCredentials: WalletCredentialStore;
   audit: AuditLog;
   outbox: MailOutbox;
+  recovery: AccountRecoveryStore;
 }
 
 export interface StoredAuditEvent {

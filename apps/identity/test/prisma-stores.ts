@@ -7,6 +7,7 @@ import { PrismaAuditLog } from '../src/storage/prisma-audit-log.js';
 import { PrismaMailOutbox } from '../src/storage/prisma-mail-outbox.js';
 import { PrismaRealmStore } from '../src/storage/prisma-realm-store.js';
 import { PrismaSessionStore } from '../src/storage/prisma-session-store.js';
+import { PrismaAccountRecoveryStore } from '../src/storage/prisma-account-recovery-store.js';
 import { PrismaVerificationStore } from '../src/storage/prisma-verification-store.js';
 import { PrismaWalletCredentialStore } from '../src/storage/prisma-wallet-credential-store.js';
 import type { StoresUnderTest } from './identity-stores.js';
@@ -24,6 +25,7 @@ export function usePrismaStores(environment: TestEnvironment): () => StoresUnder
         verifications: new PrismaVerificationStore(prisma),
         sessions: new PrismaSessionStore(prisma),
         walletCredentials: new PrismaWalletCredentialStore(prisma),
+        recovery: new PrismaAccountRecoveryStore(prisma),
         audit: new PrismaAuditLog(prisma),
         outbox: new PrismaMailOutbox(prisma),
       },

@@ -1,3 +1,5 @@
+import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
+import { userTokensServiceImplementation } from './rpc/user-tokens-service.js';
 import {
   AuthorizationService,
   DiscoveryService,
@@ -107,6 +109,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
+    .addService(UserTokensService, userTokensServiceImplementation(registry))
     .addService(
       DiscoveryService,
       discoveryServiceImplementation({

@@ -1,4 +1,5 @@
 import { AuthorizationService, KeysService, TokenService } from '@authz/proto/oauth/v1/oauth';
+import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
 import { serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
@@ -10,6 +11,7 @@ export interface RunningOAuth {
   tokens: ServiceClient<typeof TokenService>;
   authorization: ServiceClient<typeof AuthorizationService>;
   keys: ServiceClient<typeof KeysService>;
+  userTokens: ServiceClient<typeof UserTokensService>;
   /** Verifies an access token against this instance's JWKS (as a resource server would). */
   verifyWithJwks(token: string): ReturnType<typeof jwtVerify>;
   close(): Promise<void>;
@@ -43,6 +45,7 @@ export async function startOAuth(source: NodeJS.ProcessEnv): Promise<RunningOAut
     tokens: channel.service(TokenService),
     authorization: channel.service(AuthorizationService),
     keys,
+    userTokens: channel.service(UserTokensService),
     async verifyWithJwks(token) {
       const { jwksJson } = await keys.getJwks({});
       return jwtVerify(token, createLocalJWKSet(JSON.parse(jwksJson)));

@@ -107,5 +107,28 @@ export function describeRefreshTokenStore(name: string, store: () => RefreshToke
       expect((await store().findByHash(a.tokenHash))?.family.revokedAt).toBeInstanceOf(Date);
       expect((await store().findByHash(other.tokenHash))?.family.revokedAt).toBeNull();
     });
+
+    it('revokes every family of a user but the spared session, sessionless ones included', async () => {
+      const userId = randomUUID();
+      const kept = randomUUID();
+      const ofUser = (sessionId: string | null) => ({ ...family(sessionId), userId });
+      const [spared, ended, sessionless, stranger] = [token(), token(), token(), token()];
+      await store().openFamily(ofUser(kept), spared);
+      await store().openFamily(ofUser(randomUUID()), ended);
+      await store().openFamily(ofUser(null), sessionless);
+      await store().openFamily(family(kept), stranger);
+      const { revoked, live } = await store().revokeUserFamilies(userId, kept, new Date());
+      expect(revoked).toBe(2);
+      expect(live.map(({ jti }) => jti).sort()).toEqual(
+        [ended.accessTokenJti, sessionless.accessTokenJti].sort(),
+      );
+      expect((await store().findByHash(spared.tokenHash))?.family.revokedAt).toBeNull();
+      expect((await store().findByHash(stranger.tokenHash))?.family.revokedAt).toBeNull();
+      expect((await store().findByHash(sessionless.tokenHash))?.family.revokedAt).toBeInstanceOf(Date);
+
+      const everything = await store().revokeUserFamilies(userId, undefined, new Date());
+      expect(everything.revoked).toBe(1);
+      expect((await store().findByHash(spared.tokenHash))?.family.revokedAt).toBeInstanceOf(Date);
+    });
   });
 }

@@ -51,12 +51,14 @@ describe('register, verify by email, login', () => {
     expect((await verifyAccessToken(before.body.access_token)).payload.email_verified).toBe(false);
 
     const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email));
-    const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='));
-    expect(link).toMatch(new RegExp(`^${context.suite.baseUrl}/auth/verify\\?token=[0-9a-f]{64}$`));
-    const verified = await getJson(link!);
+    // The link opens the hosted page (interface extensions X1); GET /auth/verify stays the JSON API.
+    const link = mail.links.find((candidate) => candidate.includes('/ui/verify-email?token='));
+    expect(link).toMatch(new RegExp(`^${context.suite.baseUrl}/ui/verify-email\\?token=[0-9a-f]{64}$`));
+    const verifyUrl = url(`/auth/verify?token=${new URL(link!).searchParams.get('token')}`);
+    const verified = await getJson(verifyUrl);
     expect(verified).toMatchObject({ status: 200, body: { message: 'Email verified', email } });
     // Single use (docs/decisions.md #5).
-    expect(await getJson(link!)).toMatchObject({
+    expect(await getJson(verifyUrl)).toMatchObject({
       status: 400,
       body: { error: 'Invalid or expired token', statusCode: 400, code: 'INVALID_TOKEN' },
     });

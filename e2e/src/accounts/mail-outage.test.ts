@@ -19,7 +19,7 @@ it('delivers a verification mail queued while the SMTP server was down once it i
 
   await context.smtp.start();
   const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email), 30_000);
-  expect(mail.links.some((link) => link.startsWith(`${context.suite.baseUrl}/auth/verify?token=`))).toBe(
+  expect(mail.links.some((link) => link.startsWith(`${context.suite.baseUrl}/ui/verify-email?token=`))).toBe(
     true,
   );
 });

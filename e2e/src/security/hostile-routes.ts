@@ -104,6 +104,61 @@ export function authRoutes(world: HostileFixtures): RouteSpec[] {
       body: { type: 'json', fields: { email }, valid: fc.constant({ email: world.user.email }) },
       numRuns: runs(2000),
     },
+    // Interface extensions X1. The current password is never the fixture user's: a generated
+    // request must not change it under the rest of the suite.
+    {
+      name: 'POST /auth/forgot-password',
+      methods: ['POST'],
+      path: path('/auth/forgot-password'),
+      body: { type: 'json', fields: { email }, valid: fc.constant({ email: world.user.email }) },
+      numRuns: runs(2000),
+    },
+    {
+      name: 'POST /auth/reset-password',
+      methods: ['POST'],
+      path: path('/auth/reset-password'),
+      body: {
+        type: 'json',
+        fields: { token: field(hex64(), hex64().toUpperCase()), password },
+        valid: fc.constant({ token: hex64(), password: PASSWORD }),
+      },
+      numRuns: runs(2000),
+    },
+    {
+      name: 'POST /auth/change-password',
+      methods: ['POST'],
+      path: path('/auth/change-password'),
+      headers: bearer(world.accessToken, world.refreshToken),
+      body: {
+        type: 'json',
+        fields: { currentPassword: field('wrong-Password-1234', 'short'), newPassword: password },
+        valid: fc.constant({ currentPassword: 'wrong-Password-1234', newPassword: 'Another-Password-5678' }),
+      },
+      numRuns: runs(2000),
+    },
+    {
+      name: 'POST /auth/change-email',
+      methods: ['POST'],
+      path: path('/auth/change-email'),
+      headers: bearer(world.accessToken, world.refreshToken),
+      body: {
+        type: 'json',
+        fields: { newEmail: email, password: field('wrong-Password-1234', 'short') },
+        valid: fc.emailAddress().map((address) => ({ newEmail: address, password: 'wrong-Password-1234' })),
+      },
+      numRuns: runs(2000),
+    },
+    {
+      name: 'POST /auth/verify',
+      methods: ['POST'],
+      path: path('/auth/verify'),
+      body: {
+        type: 'json',
+        fields: { token: field(hex64(), hex64().toUpperCase()) },
+        valid: fc.constant({ token: hex64() }),
+      },
+      numRuns: runs(2000),
+    },
     {
       name: '/auth/link/wallet (flag off)',
       methods: ['POST', 'GET'],
@@ -400,6 +455,81 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       name: 'GET /ui/resume/{handle}',
       methods: ['GET'],
       path: segment(base64url43()).map((value) => `/ui/resume/${value}`),
+      headers: withSession,
+      numRuns: runs(2000),
+    },
+    // Interface extensions X1. As at /auth/change-password, the current password is never the
+    // fixture user's.
+    {
+      name: 'GET and POST /ui/forgot-password',
+      methods: ['GET', 'POST'],
+      path: path('/ui/forgot-password'),
+      body: {
+        type: 'form',
+        fields: { email: field(world.user.email), csrf_token: field(hex64()) },
+        valid: fc.constant<Pairs>([
+          ['csrf_token', hex64()],
+          ['email', world.user.email],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(2000),
+    },
+    ...['/ui/reset-password', '/ui/verify-email'].map((url): RouteSpec => ({
+      name: `GET and POST ${url}`,
+      methods: ['GET', 'POST'],
+      path: path(url),
+      query: { token: field(hex64()) },
+      validQuery: fc.constant<Pairs>([['token', hex64()]]),
+      body: {
+        type: 'form',
+        fields: { token: field(hex64()), csrf_token: field(hex64()), password: field(PASSWORD, 'short') },
+        valid: fc.constant<Pairs>([
+          ['token', hex64()],
+          ['csrf_token', hex64()],
+          ['password', PASSWORD],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(2000),
+    })),
+    {
+      name: 'GET and POST /ui/account/password',
+      methods: ['GET', 'POST'],
+      path: path('/ui/account/password'),
+      body: {
+        type: 'form',
+        fields: {
+          csrf_token: field(world.csrfToken),
+          current_password: field('wrong-Password-1234'),
+          new_password: field('Another-Password-5678', 'short'),
+        },
+        valid: fc.constant<Pairs>([
+          ['csrf_token', world.csrfToken],
+          ['current_password', 'wrong-Password-1234'],
+          ['new_password', 'Another-Password-5678'],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(2000),
+    },
+    {
+      name: 'GET and POST /ui/account/email',
+      methods: ['GET', 'POST'],
+      path: path('/ui/account/email'),
+      body: {
+        type: 'form',
+        fields: {
+          csrf_token: field(world.csrfToken),
+          new_email: field(world.user.email),
+          password: field('wrong-Password-1234'),
+        },
+        valid: fc.constant<Pairs>([
+          ['csrf_token', world.csrfToken],
+          ['new_email', 'someone-new@example.com'],
+          ['password', 'wrong-Password-1234'],
+        ]),
+      },
       headers: withSession,
       numRuns: runs(2000),
     },

@@ -52,9 +52,9 @@ describe('secrets at rest', () => {
       (await call(suite, 'POST', '/auth/register', { body: { email, password: PASSWORD } })).status,
     ).toBe(201);
     const mail = await flow.smtp.waitFor((message) => message.envelopeTo.includes(email));
-    const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='))!;
+    const link = mail.links.find((candidate) => candidate.includes('/ui/verify-email?token='))!;
     const verificationToken = new URL(link).searchParams.get('token')!;
-    expect((await fetch(link)).status).toBe(200);
+    expect((await fetch(`${suite.baseUrl}/auth/verify?token=${verificationToken}`)).status).toBe(200);
     // First-party login and a refresh (docs/decisions.md #2, #7).
     const login = await call<{ access_token: string; refresh_token: string }>(suite, 'POST', '/auth/login', {
       body: { email, password: PASSWORD },

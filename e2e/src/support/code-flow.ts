@@ -120,11 +120,17 @@ export async function newUser(flow: CodeFlowContext, { verified = false } = {}):
   return { id: registered.body.id, email, password: PASSWORD };
 }
 
-/** Follows the link of the verification mail sent to `email`. */
+/** Confirms the link of the verification mail sent to `email`, as its page's button does. */
 export async function verifyEmail(flow: CodeFlowContext, email: string): Promise<void> {
   const mail = await flow.smtp.waitFor((message) => message.envelopeTo.includes(email));
-  const link = mail.links.find((candidate) => candidate.includes('/auth/verify?token='));
-  expect((await fetch(link!)).status).toBe(200);
+  const link = mail.links.find((candidate) => candidate.includes('/ui/verify-email?token='));
+  const token = new URL(link!).searchParams.get('token');
+  const verified = await fetch(new URL('/auth/verify', link), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(verified.status).toBe(200);
 }
 
 export type AppClient = ClientView & { confidential: boolean };

@@ -74,7 +74,7 @@ export function refused({ status, headers }: { status: number; headers: Record<s
 
 /**
  * What a refusal may write, on purpose: the audit row of a failed sign-in (docs/identity.md
- * #8), and the revocation that a reused refresh token or code sets off (RFC 9700 4.14.2,
+ * #8) or of a wrong current password (docs/identity.md #18), and the revocation that a reused refresh token or code sets off (RFC 9700 4.14.2,
  * RFC 6749 4.1.2; docs/tokens.md #11, docs/authorization.md #12). Nothing else.
  */
 export function allowedRefusalWrites(
@@ -84,6 +84,14 @@ export function allowedRefusalWrites(
   if (written.length === 0) return true;
   const post = (path: RegExp) => response.method === 'POST' && path.test(response.path);
   if (post(/^\/(auth|ui)\/login\/?$/) && response.status === 401) {
+    return written.every((write) => write === 'INSERT identity.audit_events');
+  }
+  // A wrong current password at a password or address change is audited like a failed
+  // sign-in (docs/identity.md #18).
+  if (
+    post(/^\/(auth\/change-(password|email)|ui\/account\/(password|email))\/?$/) &&
+    response.status === 401
+  ) {
     return written.every((write) => write === 'INSERT identity.audit_events');
   }
   if (post(/^\/oauth\/token\/?$/) && response.status === 400 && response.body.includes('"invalid_grant"')) {

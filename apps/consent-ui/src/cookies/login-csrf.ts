@@ -26,7 +26,13 @@ export function isPreSessionShaped(value: string | undefined): value is string {
 }
 
 /** The forms a pre-session protects; the label keeps one form's token from fitting another. */
-export type PreSessionForm = 'login' | 'wallet-login' | 'wallet-confirm';
+export type PreSessionForm =
+  | 'login'
+  | 'wallet-login'
+  | 'wallet-confirm'
+  | 'forgot-password'
+  | 'reset-password'
+  | 'verify-email';
 
 export function preSessionCsrfToken(
   key: Buffer,

@@ -13,6 +13,7 @@ import { showStyleSheet } from './shared/style-sheet-page.js';
 import { showLogoutPage, submitLogout } from './sign-out/logout-page.js';
 import { showSignedOutPage } from './sign-out/signed-out-page.js';
 import { WALLET_ROUTES } from './wallet/wallet-routes.js';
+import { RECOVERY_ROUTES } from './account-recovery/recovery-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -30,6 +31,7 @@ const ROUTES: readonly Route[] = [
   { path: HOSTED_PAGE_PATHS.signedOut, methods: { GET: showSignedOutPage } },
   { path: STYLE_SHEET_PATH, methods: { GET: showStyleSheet } },
   ...WALLET_ROUTES,
+  ...RECOVERY_ROUTES,
 ];
 
 /**

@@ -76,6 +76,19 @@ export async function hostedPageRoutes(
     }
   }
 
+  // The account-recovery forms share the per-IP budgets of their JSON routes
+  // (auth/account-recovery-routes.ts): a second door must not double the attempts.
+  const recoveryForms = [
+    [HOSTED_PAGE_PATHS.forgotPassword, 'forgot-password'],
+    [HOSTED_PAGE_PATHS.resetPassword, 'reset-password'],
+    [HOSTED_PAGE_PATHS.accountPassword, 'change-password'],
+    [HOSTED_PAGE_PATHS.accountEmail, 'change-email'],
+  ] as const;
+  for (const [url, bucket] of recoveryForms) {
+    const config = { rateLimit: { bucket, ...loginBudget } };
+    app.post(url, { config }, async (request, reply) => sendPage(reply, await render(request)));
+  }
+
   app.route({
     method: ['GET', 'POST'],
     url: '/ui/*',

@@ -1,6 +1,7 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
 import { HealthService } from '@authz/proto/health/v1/health';
+import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import {
   AuthorizationService,
@@ -8,6 +9,7 @@ import {
   KeysService,
   TokenService,
 } from '@authz/proto/oauth/v1/oauth';
+import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import type { ServiceName } from '@authz/shared/topology';
 
@@ -16,6 +18,8 @@ export type UpstreamName = Exclude<ServiceName, 'mailer-worker'>;
 /** One gRPC channel per service the gateway calls, with the typed clients it uses. */
 export class Upstreams {
   readonly identity: ServiceClient<typeof IdentityService>;
+  readonly accountRecovery: ServiceClient<typeof AccountRecoveryService>;
+  readonly userTokens: ServiceClient<typeof UserTokensService>;
   readonly tokens: ServiceClient<typeof TokenService>;
   readonly authorization: ServiceClient<typeof AuthorizationService>;
   readonly keys: ServiceClient<typeof KeysService>;
@@ -30,6 +34,8 @@ export class Upstreams {
       this.channels.set(name, new GrpcChannel(address));
     }
     this.identity = this.channel('identity').service(IdentityService);
+    this.accountRecovery = this.channel('identity').service(AccountRecoveryService);
+    this.userTokens = this.channel('oauth').service(UserTokensService);
     // The calls every client or resource server makes at rate travel in batches under load
     // (docs/performance.md #11): tokens, introspection, UserInfo, bearer-token checks.
     this.tokens = this.channel('oauth').service(TokenService, {

@@ -47,7 +47,7 @@ describe('Register (interface.md 4.2, docs/decisions.md #1, #4, #29)', () => {
     expect(job?.id).toBe(outbox.id);
     expect(job?.data).toEqual({
       to: 'Alice@Example.COM',
-      verifyUrl: expect.stringMatching(/^http:\/\/localhost:3000\/auth\/verify\?token=[0-9a-f]{64}$/),
+      verifyUrl: expect.stringMatching(/^http:\/\/localhost:3000\/ui\/verify-email\?token=[0-9a-f]{64}$/),
     });
     expect(job?.opts).toMatchObject({
       attempts: 100,

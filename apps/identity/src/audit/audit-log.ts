@@ -8,11 +8,21 @@ export type AuditEventType =
   | 'login_failure'
   | 'logout'
   | 'wallet_linked'
+  | AccountRecoveryEventType
   | DelegationEventType;
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;
 export type DelegationEventType = (typeof DELEGATION_EVENT_TYPES)[number];
+
+/** Password and address changes (interface extensions X1, docs/identity.md #18). */
+export type AccountRecoveryEventType =
+  | 'password_reset_requested'
+  | 'password_reset'
+  | 'password_changed'
+  | 'password_change_failure'
+  | 'email_change_requested'
+  | 'email_changed';
 
 export interface AuditEntry {
   type: AuditEventType;

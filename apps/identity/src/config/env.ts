@@ -29,6 +29,8 @@ const settingsSchema = z.object({
   ARGON2_CONCURRENCY: envPositiveInt(2),
   ARGON2_QUEUE: z.coerce.number().int().min(0).default(64),
   VERIFICATION_TOKEN_TTL: envPositiveInt(86_400),
+  // Interface extensions X1: seconds a password-reset link lives.
+  PASSWORD_RESET_TOKEN_TTL: envPositiveInt(3600),
   SESSION_TTL: envPositiveInt(30 * 86_400),
   RESEND_VERIFICATION_MIN_INTERVAL: envPositiveInt(60),
   RESEND_VERIFICATION_MAX_PER_WINDOW: envPositiveInt(5),
@@ -71,6 +73,7 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
       retryAfterSeconds: ARGON2_RETRY_AFTER_SECONDS,
     },
     verificationTokenTtlSeconds: settings.VERIFICATION_TOKEN_TTL,
+    passwordResetTokenTtlSeconds: settings.PASSWORD_RESET_TOKEN_TTL,
     sessionTtlSeconds: settings.SESSION_TTL,
     resendVerification: {
       minIntervalSeconds: settings.RESEND_VERIFICATION_MIN_INTERVAL,

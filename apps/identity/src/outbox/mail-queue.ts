@@ -1,16 +1,11 @@
-import {
-  MAIL_QUEUE_NAME,
-  mailJobOptions,
-  mailQueuePrefix,
-  type VerificationEmailJob,
-} from '@authz/shared/mail';
+import { MAIL_QUEUE_NAME, mailJobOptions, mailQueuePrefix, type MailJobData } from '@authz/shared/mail';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
 // The queue itself (name, prefix, job data, options) is the shared contract of docs/mail.md.
 
 export interface MailQueue {
-  add(name: string, data: VerificationEmailJob, outboxId: string): Promise<void>;
+  add(name: string, data: MailJobData, outboxId: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 const job = {
   to: 'ivan@example.com',
-  verifyUrl: `http://localhost:3000/auth/verify?token=${'b'.repeat(64)}`,
+  verifyUrl: `http://localhost:3000/ui/verify-email?token=${'b'.repeat(64)}`,
 };
 
 async function insertRow(id = randomUUID()): Promise<string> {

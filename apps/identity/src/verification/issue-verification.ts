@@ -19,7 +19,8 @@ export interface IssueVerificationDeps {
 export function newVerification(deps: IssueVerificationDeps, to: string): NewVerification {
   const token = randomHexToken();
   const outboxId = randomUUID();
-  const verifyUrl = `${deps.issuer}/auth/verify?token=${token}`;
+  // A page whose GET changes nothing (interface extensions X1; docs/security.md #12 finding 10).
+  const verifyUrl = `${deps.issuer}/ui/verify-email?token=${token}`;
   return {
     tokenHash: keyedHash(deps.secretHashKey, token),
     expiresAt: new Date(Date.now() + deps.verificationTokenTtlSeconds * 1000),

@@ -50,7 +50,7 @@ describe('mail queue depth', () => {
   it('counts the queue by state at each scrape', async () => {
     expect(await depth()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
     // Two jobs waiting out a delay, and one no retry can fix (no recipient): it fails at once.
-    const delayed = { to: 'someone@example.com', verifyUrl: 'http://localhost:3000/auth/verify?token=x' };
+    const delayed = { to: 'someone@example.com', verifyUrl: 'http://localhost:3000/ui/verify-email?token=x' };
     await queue.add(VERIFICATION_EMAIL_JOB, delayed, { delay: 60_000 });
     await queue.add(VERIFICATION_EMAIL_JOB, delayed, { delay: 60_000 });
     await queue.add(VERIFICATION_EMAIL_JOB, { verifyUrl: 'not a url' }, { attempts: 5 });

@@ -48,7 +48,7 @@ function verificationJob(): VerificationEmailJob {
   const token = randomBytes(32).toString('hex');
   return {
     to: `user-${token.slice(0, 8)}@example.com`,
-    verifyUrl: `http://localhost:3000/auth/verify?token=${token}`,
+    verifyUrl: `http://localhost:3000/ui/verify-email?token=${token}`,
   };
 }
 
@@ -268,7 +268,7 @@ describe('mail worker', () => {
       { to: 'nobody', verifyUrl: 'javascript:alert(1)' },
       mailJobOptions(malformed),
     );
-    await queue.add('password-reset', verificationJob(), mailJobOptions(unknown));
+    await queue.add('password-reminder', verificationJob(), mailJobOptions(unknown));
 
     const rejected = await waitForJob(malformed, (job) => job.finishedOn !== undefined);
     expect(await stateOf(malformed)).toBe('failed');
@@ -277,7 +277,7 @@ describe('mail worker', () => {
     const unknownJob = await waitForJob(unknown, (job) => job.finishedOn !== undefined);
     expect(await stateOf(unknown)).toBe('failed');
     expect(unknownJob.attemptsMade).toBe(1);
-    expect(unknownJob.failedReason).toBe('unknown mail job "password-reset"');
+    expect(unknownJob.failedReason).toBe('unknown mail job "password-reminder"');
     expect(sink.received).toHaveLength(0);
     expect(await counterValue(app.metrics, 'mail_failed_total', { outcome: 'rejected' })).toBe(1);
     expect(rejected.data).toEqual({ to: '***', redacted: true });

@@ -1,16 +1,11 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import type { SendMailOptions } from 'nodemailer';
 import type { Registry } from '../registry.js';
-import {
-  MAIL_QUEUE_NAME,
-  VERIFICATION_EMAIL_JOB,
-  mailQueuePrefix,
-  verificationEmailJobSchema,
-} from '@authz/shared/mail';
+import { MAIL_QUEUE_NAME, mailQueuePrefix } from '@authz/shared/mail';
 import type { MailFailureOutcome, MailMetrics } from './mail-metrics.js';
 import { maskEmail } from './mask-email.js';
 import { redactJobData } from './redact-job.js';
-import { renderVerificationEmail } from './verification-email.js';
+import { mailKind, renderMailJob } from './render-mail.js';
 import { cappedExponentialBackoff } from './backoff.js';
 
 /**
@@ -58,7 +53,7 @@ export function startMailWorker(deps: MailWorkerDeps): Worker {
 }
 
 async function processMailJob(deps: MailWorkerDeps, job: Job): Promise<void> {
-  const kind = job.name === VERIFICATION_EMAIL_JOB ? job.name : 'unknown';
+  const kind = mailKind(job.name);
   const log = deps.logger.child({ jobId: job.id, kind, attempt: job.attemptsMade + 1 });
   let message: SendMailOptions & { to: string };
   try {
@@ -90,21 +85,13 @@ async function redactIfFailed(job: Job): Promise<void> {
 
 /** The message for a job; a job no retry can fix fails at once (UnrecoverableError). */
 function composeMessage(from: string, job: Job): SendMailOptions & { to: string } {
-  if (job.name !== VERIFICATION_EMAIL_JOB) throw new UnrecoverableError(`unknown mail job "${job.name}"`);
-  const parsed = verificationEmailJobSchema.safeParse(job.data);
-  if (!parsed.success) {
-    // Paths and messages only: the values may hold the verification token.
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`,
-    );
-    throw new UnrecoverableError(`invalid ${job.name} job: ${problems.join('; ')}`);
-  }
+  const { to, ...message } = renderMailJob(job.name, job.data);
   return {
     from,
-    to: parsed.data.to,
+    to,
     // Stable per job, so a duplicate after a crash carries the same Message-ID (RFC 5322 §3.6.4).
     messageId: messageIdFor(job, from),
-    ...renderVerificationEmail(parsed.data),
+    ...message,
   };
 }
 

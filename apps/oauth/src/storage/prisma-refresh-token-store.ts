@@ -88,6 +88,37 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
     return this.revokeWhere({ consentId }, now);
   }
 
+  async revokeUserFamilies(
+    userId: string,
+    exceptSessionId: string | undefined,
+    now: Date,
+  ): Promise<{ revoked: number; live: LiveAccessToken[] }> {
+    // A family without a session is never the spared one (SQL's <> alone would skip NULLs).
+    const where =
+      exceptSessionId === undefined
+        ? { userId }
+        : { userId, OR: [{ sessionId: null }, { sessionId: { not: exceptSessionId } }] };
+    // As revokeWhere: one transaction, so no rotation adds a token between the two statements.
+    const { revoked, live } = await this.prisma.$transaction(async (tx) => {
+      const updated = await tx.refreshTokenFamily.updateMany({
+        where: { ...where, revokedAt: null },
+        data: { revokedAt: now },
+      });
+      const tokens = await tx.refreshToken.findMany({
+        where: { family: where, accessTokenExpiresAt: { gt: now } },
+        select: { accessTokenJti: true, accessTokenExpiresAt: true },
+      });
+      return { revoked: updated.count, live: tokens };
+    });
+    return {
+      revoked,
+      live: live.map((token) => ({
+        jti: token.accessTokenJti,
+        expiresAt: Math.ceil(token.accessTokenExpiresAt.getTime() / 1000),
+      })),
+    };
+  }
+
   private async revokeWhere(
     where: { id: string } | { sessionId: string } | { consentId: string },
     now: Date,

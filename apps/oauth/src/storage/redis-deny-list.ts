@@ -1,6 +1,6 @@
 import { ServiceUnavailableError } from '@authz/shared/errors';
 import type { Redis } from 'ioredis';
-import type { AccessTokenDenyList } from '../protocol/access-token/deny-list.js';
+import type { AccessTokenDenyList, UserCutOff } from '../protocol/access-token/deny-list.js';
 
 /**
  * The access-token deny-list in Redis (docs/architecture.md "Data and secrets"): one key per jti,
@@ -20,6 +20,23 @@ export class RedisDenyList implements AccessTokenDenyList {
     return (await this.run(() => this.redis.exists(key(jti)))) === 1;
   }
 
+  async cutOffUser(sub: string, cutOff: UserCutOff, ttlSeconds: number): Promise<void> {
+    const value = JSON.stringify(cutOff);
+    await this.run(() => this.redis.set(userKey(sub), value, 'EX', Math.max(1, ttlSeconds)));
+  }
+
+  async userCutOff(sub: string): Promise<UserCutOff | undefined> {
+    const value = await this.run(() => this.redis.get(userKey(sub)));
+    if (value === null) return undefined;
+    const parsed = JSON.parse(value) as { notBefore?: unknown; exceptSessionId?: unknown };
+    // Unreadable: deny everything of the user rather than nothing (fails closed, docs/tokens.md #14).
+    if (typeof parsed.notBefore !== 'number') return { notBefore: Number.MAX_SAFE_INTEGER };
+    return {
+      notBefore: parsed.notBefore,
+      ...(typeof parsed.exceptSessionId === 'string' ? { exceptSessionId: parsed.exceptSessionId } : {}),
+    };
+  }
+
   private async run<T>(command: () => Promise<T>): Promise<T> {
     try {
       return await command();
@@ -31,4 +48,8 @@ export class RedisDenyList implements AccessTokenDenyList {
 
 function key(jti: string): string {
   return `oauth:denied-jti:${jti}`;
+}
+
+function userKey(sub: string): string {
+  return `oauth:user-cutoff:${sub}`;
 }

@@ -1,2 +1,3 @@
 export * from './mime.js';
 export * from './queue-contract.js';
+export * from './account-mail-contract.js';

@@ -11,7 +11,10 @@ describe('mail queue contract', () => {
   });
 
   it('accepts the producer data and rejects anything else', () => {
-    const valid = { to: 'alice@example.com', verifyUrl: `http://localhost:3000/auth/verify?token=${token}` };
+    const valid = {
+      to: 'alice@example.com',
+      verifyUrl: `http://localhost:3000/ui/verify-email?token=${token}`,
+    };
     expect(verificationEmailJobSchema.parse(valid)).toEqual(valid);
     for (const data of [
       {},

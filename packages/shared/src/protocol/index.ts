@@ -40,6 +40,12 @@ export const HOSTED_PAGE_PATHS = {
   /** Extensions X3: the logout confirmation and the page after a logout. */
   logout: '/ui/logout',
   signedOut: '/ui/signed-out',
+  /** Account recovery (interface extensions X1). */
+  forgotPassword: '/ui/forgot-password',
+  resetPassword: '/ui/reset-password',
+  verifyEmail: '/ui/verify-email',
+  accountPassword: '/ui/account/password',
+  accountEmail: '/ui/account/email',
 } as const;
 
 /** docs/wallet.md #19: starting a wallet link needs a sign-in at most this many seconds old. */

@@ -23,7 +23,7 @@ export interface ConsentPrompt {
   redirectOrigin: string;
   /** The client's identifier: for a CIMD client, the URL of its metadata document. */
   clientId: string;
-  /** pre_registered, dynamic or cimd; anything but pre_registered is unverified (docs/hosted-pages.md #23). */
+  /** pre_registered, dynamic or cimd; anything but pre_registered is unverified (docs/hosted-pages.md #24). */
   clientSource: string;
   /** The RFC 8707 resources the access will be for; empty when none was named. */
   resources: string[];

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../html/html.js';
 import type { ConsentPrompt } from '../authorization/authorization-port.js';
 
 /**
- * docs/hosted-pages.md #23: what the consent screen can say about who asks, beyond the name the
+ * docs/hosted-pages.md #24: what the consent screen can say about who asks, beyond the name the
  * client chose. A developer's client (pre_registered) is accountable to a signed-in developer
  * and is named as itself; a client from open registration or a client ID metadata document
  * names itself, so the screen calls it an unverified app, quotes its name as its own claim and

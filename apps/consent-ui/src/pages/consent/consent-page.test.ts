@@ -94,7 +94,7 @@ describe('GET /ui/consent', () => {
     expect(page.body).toContain('Acme Notes is asking to sign you in, with no access to your information.');
   });
 
-  it('names the host the browser goes back to and the resources asked for (docs/hosted-pages.md #23)', async () => {
+  it('names the host the browser goes back to and the resources asked for (docs/hosted-pages.md #24)', async () => {
     const session = fixture.identity.openBrowserSession(alice);
     const handle = consentPrompt(session, {
       redirectUri: 'https://app.example:8443/callback',

@@ -71,7 +71,7 @@ interface ConsentView {
 
 /**
  * docs/contract.md "Hosted pages": an approve button "Allow" and a deny button "Deny". Who asks
- * is told by more than the client's own name (docs/hosted-pages.md #23): the host the browser
+ * is told by more than the client's own name (docs/hosted-pages.md #24): the host the browser
  * goes back to, the resources the access is for, and an unverified client said to be one.
  */
 function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, prompt }: ConsentView) {

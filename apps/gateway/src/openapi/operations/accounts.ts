@@ -51,7 +51,9 @@ export const accountOperations: OperationDocs = {
   'GET /auth/verify': {
     operationId: 'verifyEmail',
     summary: 'Verify an email address',
-    description: 'The link of the verification email lands here.',
+    description:
+      'Verifies with the token of a verification link. The link itself opens the page `/ui/verify-email`, whose GET ' +
+      'changes nothing; its Confirm button uses `POST /auth/verify`.',
     tag: 'Accounts',
     responses: { 200: { description: 'The address is verified.' } },
     errors: {

@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@authz/shared/errors';
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
 import type { Registry } from '../../registry.js';
+import { isCutOff } from './deny-list.js';
 
 export interface VerifiedAccessToken {
   sub: string;
@@ -63,7 +64,15 @@ export interface LiveAccessTokenClaims {
 export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<LiveAccessTokenClaims> {
   const payload = await verifySignedClaims(deps, token);
   const claims = readClaims(payload);
-  if (await deps.denyList.isDenied(claims.jti)) refuse('access token is on the deny-list', 'revoked');
+  const [denied, cutOff] = await Promise.all([
+    deps.denyList.isDenied(claims.jti),
+    deps.denyList.userCutOff(claims.sub),
+  ]);
+  if (denied) refuse('access token is on the deny-list', 'revoked');
+  // docs/tokens.md #31: a password reset or change denies the user's earlier tokens at once.
+  if (isCutOff(cutOff, Number(payload.iat), claims.sid)) {
+    refuse('access token issued before the user cut-off', 'revoked');
+  }
   return { payload, claims };
 }
 

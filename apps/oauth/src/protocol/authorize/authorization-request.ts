@@ -12,7 +12,7 @@ export interface AuthorizationRequest {
   clientName: string;
   /**
    * How the client came to be (interface.md 5): the consent screen marks all but
-   * pre_registered unverified (docs/hosted-pages.md #23). Absent in requests stored before it
+   * pre_registered unverified (docs/hosted-pages.md #24). Absent in requests stored before it
    * was kept, which count as unverified.
    */
   clientSource?: string;

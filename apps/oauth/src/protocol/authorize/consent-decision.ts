@@ -15,7 +15,7 @@ export interface ConsentPromptView {
   newScopes: string[];
   /** Where the decision's redirect ends: the page's CSP form-action must allow it. */
   redirectOrigin: string;
-  /** pre_registered, dynamic or cimd; '' when not known (docs/hosted-pages.md #23). */
+  /** pre_registered, dynamic or cimd; '' when not known (docs/hosted-pages.md #24). */
   clientSource: string;
   /** The RFC 8707 resources the access will be for. */
   resources: string[];

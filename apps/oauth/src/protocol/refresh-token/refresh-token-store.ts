@@ -46,6 +46,15 @@ export interface RefreshTokenStore {
   revokeFamily(familyId: string, now: Date): Promise<LiveAccessToken[]>;
   /** Revokes every family of an identity session (logout). */
   revokeSessionFamilies(sessionId: string, now: Date): Promise<LiveAccessToken[]>;
+  /**
+   * Revokes every family of a user except those of `exceptSessionId` (password reset and
+   * change, docs/tokens.md #31); the count of families it revoked and their live access tokens.
+   */
+  revokeUserFamilies(
+    userId: string,
+    exceptSessionId: string | undefined,
+    now: Date,
+  ): Promise<{ revoked: number; live: LiveAccessToken[] }>;
   /** Revokes every family issued under a consent (consent revocation). */
   revokeConsentFamilies(consentId: string, now: Date): Promise<LiveAccessToken[]>;
 }
