@@ -14,6 +14,7 @@ import { requestContextPlugin, requestIdFrom } from './plugins/request-context.j
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 import { createRegistry } from './registry.js';
 import { systemRoutes } from './system/routes.js';
+import { accountRoutes } from './auth/account-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
@@ -117,6 +118,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(systemRoutes, { redis, upstreams, metrics: metrics.registry });
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
+  await app.register(accountRoutes, { upstreams, accountDeletionBudget: env.rateLimit.accountDeletion });
   await app.register(formsOnly(authorizeRoute), { upstreams });
   const authFailureBudget = env.rateLimit.clientAuthFailure;
   await app.register(formsOnly(tokenRoute), { upstreams, metrics, authFailureBudget });

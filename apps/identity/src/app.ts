@@ -1,3 +1,4 @@
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -15,6 +16,7 @@ import { outboxKey } from './outbox/outbox-payload.js';
 import { createOutboxRelay } from './outbox/outbox-relay.js';
 import { createRegistry } from './registry.js';
 import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
+import { accountServiceImplementation } from './rpc/account-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
 import { PrismaMailOutbox } from './storage/prisma-mail-outbox.js';
@@ -50,7 +52,8 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
     app.server
       .addService(IdentityService, identityServiceImplementation(registry))
       .addService(AuditService, auditServiceImplementation(registry))
-      .addService(AccountLookupService, accountLookupServiceImplementation(registry));
+      .addService(AccountLookupService, accountLookupServiceImplementation(registry))
+      .addService(AccountService, accountServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await app.close();

@@ -2,6 +2,7 @@ import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
+import type { AccountDeletionStore } from './deletion/account-deletion-store.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { outboxKey } from './outbox/outbox-payload.js';
@@ -10,6 +11,7 @@ import { createConcurrencyLimiter } from './passwords/concurrency-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SessionStore } from './sessions/session-store.js';
+import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
@@ -25,6 +27,7 @@ export interface Registry {
   accounts: AccountStore;
   verifications: VerificationStore;
   sessions: SessionStore;
+  deletions: AccountDeletionStore;
   walletCredentials: WalletCredentialStore;
   audit: AuditLog;
   redis: Redis;
@@ -37,6 +40,8 @@ export interface Registry {
   issuer: string;
   verificationTokenTtlSeconds: number;
   sessionTtlSeconds: number;
+  /** SESSION_SEEN_INTERVAL (docs/identity.md #18). */
+  sessionSeenIntervalSeconds: number;
   resendLimits: ResendLimits;
   onMailQueued(): void;
 }
@@ -56,6 +61,7 @@ export async function createRegistry(
     accounts: new PrismaAccountStore(prisma),
     verifications: new PrismaVerificationStore(prisma),
     sessions: new PrismaSessionStore(prisma),
+    deletions: new PrismaAccountDeletionStore(prisma),
     walletCredentials: new PrismaWalletCredentialStore(prisma),
     audit: new PrismaAuditLog(prisma),
     hasher,
@@ -66,6 +72,7 @@ export async function createRegistry(
     issuer: env.issuer,
     verificationTokenTtlSeconds: env.verificationTokenTtlSeconds,
     sessionTtlSeconds: env.sessionTtlSeconds,
+    sessionSeenIntervalSeconds: env.sessionSeenIntervalSeconds,
     resendLimits: env.resendVerification,
   };
 }

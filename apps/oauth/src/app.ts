@@ -4,6 +4,7 @@ import {
   KeysService,
   TokenService,
 } from '@authz/proto/oauth/v1/oauth';
+import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
@@ -20,8 +21,10 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 import { createClientCacheLookups } from './metrics/client-cache-metrics.js';
+import { startDeletionSweeper } from './protocol/account-lifecycle/deletion-sweeper.js';
 import { enabledGrants } from './protocol/grants/index.js';
 import { createRegistry } from './registry.js';
+import { accountLifecycleServiceImplementation } from './rpc/account-lifecycle-service.js';
 import { authorizationServiceImplementation } from './rpc/authorization-service.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
@@ -87,11 +90,14 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     keys,
     clientsAccess,
     identityChannel,
+    clientsChannel,
   });
+  const sweeper = startDeletionSweeper(registry, env.accountDeletion);
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
+    .addService(AccountLifecycleService, accountLifecycleServiceImplementation(registry))
     .addService(
       DiscoveryService,
       discoveryServiceImplementation({
@@ -108,6 +114,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     keys,
     clientInvalidations: clientsAccess.invalidations,
     close: async () => {
+      sweeper.stop();
       keys.close();
       // The last usage report still needs the clients channel.
       await clientsAccess.close();

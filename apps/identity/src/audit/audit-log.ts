@@ -8,6 +8,8 @@ export type AuditEventType =
   | 'login_failure'
   | 'logout'
   | 'wallet_linked'
+  | 'account_deletion_started'
+  | 'account_deleted'
   | DelegationEventType;
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */

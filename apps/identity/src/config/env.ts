@@ -30,6 +30,7 @@ const settingsSchema = z.object({
   ARGON2_QUEUE: z.coerce.number().int().min(0).default(64),
   VERIFICATION_TOKEN_TTL: envPositiveInt(86_400),
   SESSION_TTL: envPositiveInt(30 * 86_400),
+  SESSION_SEEN_INTERVAL: envPositiveInt(300),
   RESEND_VERIFICATION_MIN_INTERVAL: envPositiveInt(60),
   RESEND_VERIFICATION_MAX_PER_WINDOW: envPositiveInt(5),
   RESEND_VERIFICATION_WINDOW: envPositiveInt(3600),
@@ -72,6 +73,7 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
     },
     verificationTokenTtlSeconds: settings.VERIFICATION_TOKEN_TTL,
     sessionTtlSeconds: settings.SESSION_TTL,
+    sessionSeenIntervalSeconds: settings.SESSION_SEEN_INTERVAL,
     resendVerification: {
       minIntervalSeconds: settings.RESEND_VERIFICATION_MIN_INTERVAL,
       maxPerWindow: settings.RESEND_VERIFICATION_MAX_PER_WINDOW,
