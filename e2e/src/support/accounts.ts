@@ -16,9 +16,14 @@ export async function accountCall<T = Record<string, unknown>>(
   suite: Suite,
   method: string,
   path: string,
-  { token, body, userAgent }: { token?: string; body?: unknown; userAgent?: string } = {},
+  {
+    token,
+    body,
+    userAgent,
+    headers: extra = {},
+  }: { token?: string; body?: unknown; userAgent?: string; headers?: Record<string, string> } = {},
 ): Promise<AccountResponse<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extra };
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (userAgent !== undefined) headers['user-agent'] = userAgent;

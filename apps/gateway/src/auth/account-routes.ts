@@ -61,7 +61,7 @@ export async function accountRoutes(
     },
   );
 
-  app.delete<{ Body: { password: string } }>(
+  app.delete<{ Body: { password?: string } | undefined }>(
     '/auth/account',
     {
       config: { ...config, rateLimit: false },
@@ -73,7 +73,7 @@ export async function accountRoutes(
       await consumeAccountDeletionBudgets(request, accountDeletionBudget, userId);
       await upstreams.accountLifecycle.deleteAccount({
         userId,
-        password: request.body.password,
+        password: request.body?.password ?? '',
         origin: requestOrigin(request),
       });
       return reply.code(204).send();

@@ -31,11 +31,11 @@ export const sessionParams = {
   properties: { id: { type: 'string', maxLength: 128, description: 'The session id.' } },
 } as const;
 
+/** docs/errors.md: types only; identity names a missing password (`is required`). */
 export const deleteAccountBody = {
   type: 'object',
-  required: ['password'],
   properties: {
-    password: { type: 'string', maxLength: 1024, description: "The account's current password." },
+    password: { type: 'string', maxLength: 1024, description: "The account's current password. Required." },
   },
 } as const;
 
