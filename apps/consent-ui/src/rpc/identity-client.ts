@@ -13,9 +13,16 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
       return response.sessionToken;
     },
     async getBrowserSession(sessionToken) {
-      const { user, csrfToken } = await client.getBrowserSession({ sessionToken });
+      const { user, csrfToken, sessionId } = await client.getBrowserSession({ sessionToken });
       if (!user || !csrfToken) throw new InternalError({ detail: 'identity answered an incomplete session' });
-      return { email: user.email, csrfToken };
+      return {
+        email: user.email,
+        csrfToken,
+        userId: user.id,
+        sessionId,
+        emailVerified: user.emailVerified,
+        ...(user.name === undefined ? {} : { name: user.name }),
+      };
     },
   };
 }

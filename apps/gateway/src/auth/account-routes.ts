@@ -1,5 +1,5 @@
 import type { User } from '@authz/proto/identity/v1/identity';
-import { InternalError, NotFoundError, UnauthorizedError } from '@authz/shared/errors';
+import { InternalError, NotFoundError, UnauthorizedError, ValidationError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { firstPartyUserOf, requireFirstPartyUser } from '../http/first-party-user.js';
 import { requestOrigin } from '../http/request-origin.js';
@@ -84,12 +84,13 @@ export async function accountRoutes(
     toMeView(await currentUser(upstreams, request)),
   );
 
-  app.patch<{ Body: { name: string | null } }>(
+  app.patch<{ Body: { name?: string | null } }>(
     '/auth/me',
     { config, preValidation, schema: { body: schemas.updateMeBody, response: { 200: schemas.meView } } },
     async (request) => {
       const { userId } = firstPartyUserOf(request);
       const { name } = request.body;
+      if (name === undefined) throw new ValidationError([{ path: 'name', message: 'is required' }]);
       try {
         const { user } = await upstreams.accounts.updateProfile({
           userId,

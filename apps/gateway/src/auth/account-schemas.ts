@@ -51,14 +51,14 @@ export const meView = {
   },
 } as const;
 
+/** docs/errors.md: types here; a missing name is named by the route, its length by identity. */
 export const updateMeBody = {
   type: 'object',
-  required: ['name'],
   properties: {
     name: {
       type: ['string', 'null'],
       maxLength: 1024,
-      description: '1 to 255 characters (trimmed), or null to clear the name.',
+      description: 'Required: 1 to 255 characters (trimmed), or null to clear the name.',
     },
   },
 } as const;

@@ -15,6 +15,11 @@ export interface SignInRequest {
 export interface SessionView {
   email: string;
   csrfToken: string;
+  userId: string;
+  sessionId: string;
+  emailVerified: boolean;
+  /** The name the user set (the spec's X1), absent until set. */
+  name?: string;
 }
 
 export interface IdentityPort {
