@@ -1,16 +1,21 @@
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import type { GrpcChannel } from '@authz/shared/grpc';
 import type { ConsentUiEnv } from './config/env.js';
 import { deriveLoginCsrfKey } from './cookies/login-csrf.js';
 import type { StyleSheet } from './html/style-sheet.js';
+import { accountLinks, type AccountLinks } from './pages/account/account-links.js';
+import type { AccountPort } from './pages/account/account-port.js';
 import type { AuthorizationPort } from './pages/authorization/authorization-port.js';
 import type { IdentityPort } from './pages/sign-in/identity-port.js';
 import { hostedLinks, type Links } from './pages/shared/links.js';
 import { walletLinks, type WalletLinks } from './pages/wallet/wallet-links.js';
 import type { WalletPort } from './pages/wallet/wallet-port.js';
 import { qrCodeRenderer, type QrCodes } from './pages/wallet/wallet-qr-code.js';
+import { accountOverGrpc } from './rpc/account-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { authorizationOverGrpc } from './rpc/oauth-client.js';
 import { walletOverGrpc } from './rpc/wallet-client.js';
@@ -27,6 +32,9 @@ export interface Registry {
   wallet: WalletPort;
   walletLinks: WalletLinks;
   qrCodes: QrCodes;
+  /** Sign-up, sessions, name and deletion (the spec's X1). */
+  accounts: AccountPort;
+  accountLinks: AccountLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -48,5 +56,11 @@ export function createRegistry(
     wallet: walletOverGrpc(parts.walletChannel.service(WalletFlowService)),
     walletLinks: walletLinks(env.issuer),
     qrCodes: qrCodeRenderer(),
+    accounts: accountOverGrpc({
+      identity: parts.identityChannel.service(IdentityService),
+      accounts: parts.identityChannel.service(AccountService),
+      lifecycle: parts.oauthChannel.service(AccountLifecycleService),
+    }),
+    accountLinks: accountLinks(env.issuer),
   };
 }

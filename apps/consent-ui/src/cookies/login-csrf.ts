@@ -26,7 +26,7 @@ export function isPreSessionShaped(value: string | undefined): value is string {
 }
 
 /** The forms a pre-session protects; the label keeps one form's token from fitting another. */
-export type PreSessionForm = 'login' | 'wallet-login';
+export type PreSessionForm = 'login' | 'wallet-login' | 'register';
 
 export function preSessionCsrfToken(
   key: Buffer,

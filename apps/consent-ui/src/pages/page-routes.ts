@@ -11,6 +11,7 @@ import type { Route } from './route.js';
 import { resumeAuthorization } from './authorization/resume-page.js';
 import { showStyleSheet } from './shared/style-sheet-page.js';
 import { WALLET_ROUTES } from './wallet/wallet-routes.js';
+import { ACCOUNT_ROUTES } from './account/account-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -26,6 +27,7 @@ const ROUTES: readonly Route[] = [
   { path: HOSTED_PAGE_PATHS.resume, takesSegment: true, methods: { GET: resumeAuthorization } },
   { path: STYLE_SHEET_PATH, methods: { GET: showStyleSheet } },
   ...WALLET_ROUTES,
+  ...ACCOUNT_ROUTES,
 ];
 
 /**

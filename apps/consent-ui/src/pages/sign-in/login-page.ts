@@ -26,7 +26,7 @@ import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
 
 type Deps = Pick<
   Registry,
-  'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'wallet' | 'walletLinks'
+  'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'wallet' | 'walletLinks' | 'accountLinks'
 >;
 
 /** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
@@ -36,7 +36,10 @@ const SIGN_IN_FAILED = 'The email or password is incorrect.';
  * Where a plain sign-in (no pending authorization) may continue: our own pages, named, never a
  * URL taken from the request, so `next` cannot make an open redirector (RFC 9700 4.11).
  */
-const NEXT_PAGES = { 'wallet-link': (deps: Deps) => deps.walletLinks.link() } as const;
+const NEXT_PAGES = {
+  'wallet-link': (deps: Deps) => deps.walletLinks.link(),
+  account: (deps: Deps) => deps.accountLinks.account(),
+} as const;
 export type NextPage = keyof typeof NEXT_PAGES;
 
 function nextPageOf(value: string | null | undefined): NextPage | undefined {
@@ -161,7 +164,7 @@ interface LoginFormView {
 
 /** docs/contract.md "Hosted pages": one form, an email input, a password input, one submit button. */
 function loginFormPage(
-  { links }: Pick<Registry, 'links'>,
+  { links, accountLinks }: Pick<Registry, 'links' | 'accountLinks'>,
   status: number,
   { handle, next, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
   setCookies: string[] = [],
@@ -204,6 +207,7 @@ function loginFormPage(
             <button type="submit" class="primary">Sign in</button>
           </div>
         </form>
+        <p><a href="${accountLinks.register(handle)}">Create an account</a></p>
         ${walletOffer}`,
     },
     setCookies,
