@@ -132,6 +132,8 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
     upstreams,
     metrics,
     loginBudget: env.rateLimit.login,
+    registerBudget: env.rateLimit.register,
+    accountDeletionBudget: env.rateLimit.accountDeletion,
     ...(env.walletFederationEnabled ? { walletFlowBudget: env.rateLimit.walletFlow } : {}),
   });
   await app.register(consentRoutes, { upstreams });
