@@ -1,4 +1,5 @@
 import type { OperationDocs } from '../types.js';
+import { accountLifecycleOperations } from './account-lifecycle.js';
 import { accountOperations } from './accounts.js';
 import { consentOperations } from './consents.js';
 import { developerOperations } from './developer.js';
@@ -13,6 +14,7 @@ export const operations: OperationDocs = {
   ...systemOperations,
   ...discoveryOperations,
   ...accountOperations,
+  ...accountLifecycleOperations,
   ...oauthOperations,
   ...registrationOperations,
   ...developerOperations,
