@@ -80,7 +80,9 @@ describe('an account deletion interrupted after its first step', () => {
     );
     expect(deletions).toEqual([{ actor_user_id: null }]);
     // The first-party access token was denied by the purge.
-    const sessions = await accountCall(context.suite, 'GET', '/auth/sessions', { token: session.accessToken });
+    const sessions = await accountCall(context.suite, 'GET', '/auth/sessions', {
+      token: session.accessToken,
+    });
     expect({ status: sessions.status, body: sessions.body }).toEqual({ status: 401, body: UNAUTHORIZED });
   });
 });

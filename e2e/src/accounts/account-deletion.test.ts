@@ -28,7 +28,11 @@ let sequence = 0;
 // looks at counts.
 const fromNewAddress = () => ({ 'x-forwarded-for': `203.0.113.${(sequence += 1) % 250}` });
 
-const INVALID_CREDENTIALS = { error: 'Invalid email or password', statusCode: 401, code: 'INVALID_CREDENTIALS' };
+const INVALID_CREDENTIALS = {
+  error: 'Invalid email or password',
+  statusCode: 401,
+  code: 'INVALID_CREDENTIALS',
+};
 
 const deleteAccount = (token: string | undefined, body?: unknown, headers = fromNewAddress()) =>
   accountCall(flow.suite, 'DELETE', '/auth/account', {
@@ -163,22 +167,36 @@ describe('DELETE /auth/account', () => {
       flow.databaseUrl,
       "SELECT actor_user_id, details FROM identity.audit_events WHERE type = 'account_deleted'",
     );
-    expect(event).toEqual({ actor_user_id: null, details: { userHash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(event).toEqual({
+      actor_user_id: null,
+      details: { userHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     const history = await querySql<{ type: string }>(
       flow.databaseUrl,
       "SELECT type FROM identity.audit_events WHERE details->>'actorHash' = $1 ORDER BY id",
       [event!.details.userHash],
     );
     expect(history.map(({ type }) => type)).toEqual(
-      expect.arrayContaining(['registration', 'email_verification', 'login_success', 'account_deletion_started']),
+      expect.arrayContaining([
+        'registration',
+        'email_verification',
+        'login_success',
+        'account_deletion_started',
+      ]),
     );
 
     // Every credential of the account is dead.
     const me = await accountCall(flow.suite, 'GET', '/auth/me', { token: firstParty.accessToken });
     expect({ status: me.status, body: me.body }).toEqual({ status: 401, body: UNAUTHORIZED });
-    expect(await refreshFirstParty(flow.suite, firstParty.refreshToken)).toEqual({ status: 400, body: INVALID_GRANT });
+    expect(await refreshFirstParty(flow.suite, firstParty.refreshToken)).toEqual({
+      status: 400,
+      body: INVALID_GRANT,
+    });
     const appRefresh = await refresh(flow, app, String(appTokens.refresh_token));
-    expect({ status: appRefresh.status, body: appRefresh.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    expect({ status: appRefresh.status, body: appRefresh.body }).toEqual({
+      status: 400,
+      body: INVALID_GRANT,
+    });
     const userInfo = await fetch(`${flow.suite.baseUrl}/oauth/userinfo`, {
       headers: { authorization: `Bearer ${String(appTokens.access_token)}` },
     });

@@ -25,7 +25,8 @@ interface Me {
 }
 
 const me = (token: string) => accountCall<Me>(flow.suite, 'GET', '/auth/me', { token });
-const patchMe = (token: string, body: unknown) => accountCall<Me>(flow.suite, 'PATCH', '/auth/me', { token, body });
+const patchMe = (token: string, body: unknown) =>
+  accountCall<Me>(flow.suite, 'PATCH', '/auth/me', { token, body });
 
 const validation = (path: string, message: string) => ({
   error: 'Validation error',

@@ -41,8 +41,20 @@ describe('GET /auth/sessions', () => {
     expect(listed.headers.get('cache-control')).toBe('no-store');
     expect(listed.body).toEqual({
       sessions: [
-        { id: laptop.sessionId, createdAt: expect.any(Number), lastSeenAt: expect.any(Number), userAgent: LAPTOP, current: true },
-        { id: phone.sessionId, createdAt: expect.any(Number), lastSeenAt: expect.any(Number), userAgent: PHONE, current: false },
+        {
+          id: laptop.sessionId,
+          createdAt: expect.any(Number),
+          lastSeenAt: expect.any(Number),
+          userAgent: LAPTOP,
+          current: true,
+        },
+        {
+          id: phone.sessionId,
+          createdAt: expect.any(Number),
+          lastSeenAt: expect.any(Number),
+          userAgent: PHONE,
+          current: false,
+        },
       ],
     });
     for (const session of listed.body.sessions) {
@@ -82,7 +94,9 @@ describe('DELETE /auth/sessions/{id}', () => {
     const user = await signUp(context.suite, 'ending');
     const laptop = await signIn(context.suite, user, LAPTOP);
     const phone: FirstPartySignIn = await signIn(context.suite, user, PHONE);
-    expect((await accountCall(context.suite, 'GET', '/auth/me', { token: phone.accessToken })).status).toBe(200);
+    expect((await accountCall(context.suite, 'GET', '/auth/me', { token: phone.accessToken })).status).toBe(
+      200,
+    );
 
     const ended = await accountCall(context.suite, 'DELETE', `/auth/sessions/${phone.sessionId}`, {
       token: laptop.accessToken,
@@ -119,12 +133,18 @@ describe('DELETE /auth/sessions/{id}', () => {
       });
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 404, body: NOT_FOUND });
     }
-    expect((await listSessions(owner.accessToken)).body.sessions.map(({ id }) => id)).toEqual([owner.sessionId]);
+    expect((await listSessions(owner.accessToken)).body.sessions.map(({ id }) => id)).toEqual([
+      owner.sessionId,
+    ]);
     expect((await refreshFirstParty(context.suite, owner.refreshToken)).status).toBe(200);
   });
 
   it('answers 401 without a token, before looking at the id', async () => {
-    const refused = await accountCall(context.suite, 'DELETE', '/auth/sessions/00000000-0000-4000-8000-000000000000');
+    const refused = await accountCall(
+      context.suite,
+      'DELETE',
+      '/auth/sessions/00000000-0000-4000-8000-000000000000',
+    );
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: UNAUTHORIZED });
   });
 });

@@ -25,15 +25,20 @@ beforeAll(async () => {
   const { suite } = context;
   party = await RelyingParty.start();
   const developer = await signIn(suite, await signUp(suite, 'rp-owner'));
-  const created = await accountCall<{ clientId: string; clientSecret: string }>(suite, 'POST', '/api/clients/', {
-    token: developer.accessToken,
-    body: {
-      name: 'Sign-up test app',
-      redirectUris: [party.redirectUri],
-      scopes: ['openid', 'email'],
-      tokenEndpointAuthMethod: 'client_secret_basic',
+  const created = await accountCall<{ clientId: string; clientSecret: string }>(
+    suite,
+    'POST',
+    '/api/clients/',
+    {
+      token: developer.accessToken,
+      body: {
+        name: 'Sign-up test app',
+        redirectUris: [party.redirectUri],
+        scopes: ['openid', 'email'],
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      },
     },
-  });
+  );
   clientId = created.body.clientId;
   await party.configure(suite.baseUrl, clientId, created.body.clientSecret);
   browser = await launchChromium();
@@ -62,7 +67,9 @@ describe('/ui/register', () => {
 
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.waitForURL(`${context.suite.baseUrl}/ui/register?handle=**`);
-    await expect(page.locator('h1').textContent()).resolves.toBe('Create an account to continue to Sign-up test app');
+    await expect(page.locator('h1').textContent()).resolves.toBe(
+      'Create an account to continue to Sign-up test app',
+    );
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'register-page.png'), fullPage: true });
 
     // A weak password first: the form again, the address kept, the rule named at the field.
@@ -86,7 +93,9 @@ describe('/ui/register', () => {
     expect(result.idTokenClaims).toMatchObject({ iss: context.suite.baseUrl, aud: clientId, email });
     // The new account is a real one: it signs in through the JSON API too.
     const login = await signIn(context.suite, { email, password: ACCOUNT_PASSWORD });
-    const me = await accountCall<{ id: string }>(context.suite, 'GET', '/auth/me', { token: login.accessToken });
+    const me = await accountCall<{ id: string }>(context.suite, 'GET', '/auth/me', {
+      token: login.accessToken,
+    });
     expect(me.body.id).toBe(result.sub);
     await session.close();
   });
@@ -127,7 +136,9 @@ describe('/ui/account', () => {
     await page.waitForURL(`${context.suite.baseUrl}/ui/account?done=name`);
     await expect(page.getByRole('status').textContent()).resolves.toBe('Your name was saved.');
     await expect(page.getByLabel('Name').inputValue()).resolves.toBe('Ada Lovelace');
-    const me = await accountCall<{ name: string }>(context.suite, 'GET', '/auth/me', { token: other.accessToken });
+    const me = await accountCall<{ name: string }>(context.suite, 'GET', '/auth/me', {
+      token: other.accessToken,
+    });
     expect(me.body.name).toBe('Ada Lovelace');
 
     // The sessions: this browser and the JSON API sign-in, each with its own button.
@@ -137,12 +148,17 @@ describe('/ui/account', () => {
     await expect(items.nth(1).textContent()).resolves.toContain('AccountPageBrowser/1.0');
     await expect(items.nth(1).textContent()).resolves.toContain('This browser');
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'account-page.png'), fullPage: true });
-    await items.nth(0).getByRole('button', { name: /^Sign out/ }).click();
+    await items
+      .nth(0)
+      .getByRole('button', { name: /^Sign out/ })
+      .click();
     await page.waitForURL(`${context.suite.baseUrl}/ui/account?done=session-ended`);
     await expect(page.getByRole('status').textContent()).resolves.toBe('That session was signed out.');
     await expect(page.locator('ul.sessions > li').count()).resolves.toBe(1);
     expect((await refreshFirstParty(context.suite, other.refreshToken)).status).toBe(400);
-    expect((await accountCall(context.suite, 'GET', '/auth/me', { token: other.accessToken })).status).toBe(401);
+    expect((await accountCall(context.suite, 'GET', '/auth/me', { token: other.accessToken })).status).toBe(
+      401,
+    );
 
     // Deletion: a wrong password changes nothing, the right one deletes everything.
     await page.getByLabel('Password').fill('not-the-Password-99');

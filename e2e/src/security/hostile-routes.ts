@@ -446,7 +446,12 @@ export function accountPageRoutes(world: HostileFixtures): RouteSpec[] {
       query: { handle },
       body: {
         type: 'form',
-        fields: { email: field(world.user.email), password: field(PASSWORD), csrf_token: field(hex64()), handle },
+        fields: {
+          email: field(world.user.email),
+          password: field(PASSWORD),
+          csrf_token: field(hex64()),
+          handle,
+        },
         valid: fc.constant<Pairs>([
           ['csrf_token', hex64()],
           ['email', world.user.email],

@@ -247,7 +247,8 @@ function redirectProblems(response: ObservedResponse, { issuer, redirectUris }: 
   // A path-absolute reference (RFC 3986 section 4.2) under the issuer's path stays on our origin:
   // the hosted pages link to each other that way (docs/hosted-pages.md #11).
   const issuerPath = new URL(issuer).pathname.replace(/\/+$/, '');
-  if (location.startsWith(`${issuerPath}/`) && !location.startsWith('//') && !location.includes('\\')) return [];
+  if (location.startsWith(`${issuerPath}/`) && !location.startsWith('//') && !location.includes('\\'))
+    return [];
   const registered = redirectUris.some(
     (uri) => location.startsWith(`${uri}?`) || (uri.includes('?') && location.startsWith(`${uri}&`)),
   );

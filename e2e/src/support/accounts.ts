@@ -69,10 +69,15 @@ export async function signIn(
   user: Pick<SignedUpUser, 'email' | 'password'>,
   userAgent?: string,
 ): Promise<FirstPartySignIn> {
-  const login = await accountCall<{ access_token: string; refresh_token: string }>(suite, 'POST', '/auth/login', {
-    body: { email: user.email, password: user.password },
-    ...(userAgent === undefined ? {} : { userAgent }),
-  });
+  const login = await accountCall<{ access_token: string; refresh_token: string }>(
+    suite,
+    'POST',
+    '/auth/login',
+    {
+      body: { email: user.email, password: user.password },
+      ...(userAgent === undefined ? {} : { userAgent }),
+    },
+  );
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
   const { sid } = decodeJwt(login.body.access_token);
   return {
@@ -136,7 +141,8 @@ export async function rowsMentioning(databaseUrl: string, needles: readonly stri
           WHERE ${column}::text ILIKE ANY($1)`,
         [needles.map((needle) => `%${needle}%`)],
       );
-      for (const { value } of rows.rows) found.push({ table: `${table_schema}.${table_name}`, column: column_name, value });
+      for (const { value } of rows.rows)
+        found.push({ table: `${table_schema}.${table_name}`, column: column_name, value });
     }
     return found;
   } finally {

@@ -49,7 +49,11 @@ export async function accountRoutes(
 
   app.delete<{ Params: { id: string } }>(
     '/auth/sessions/:id',
-    { config, preValidation, schema: { params: schemas.sessionParams, response: { 204: schemas.noContent } } },
+    {
+      config,
+      preValidation,
+      schema: { params: schemas.sessionParams, response: { 204: schemas.noContent } },
+    },
     async (request, reply) => {
       const { userId } = firstPartyUserOf(request);
       await upstreams.accountLifecycle.endUserSession({
@@ -80,8 +84,10 @@ export async function accountRoutes(
     },
   );
 
-  app.get('/auth/me', { config, preValidation, schema: { response: { 200: schemas.meView } } }, async (request) =>
-    toMeView(await currentUser(upstreams, request)),
+  app.get(
+    '/auth/me',
+    { config, preValidation, schema: { response: { 200: schemas.meView } } },
+    async (request) => toMeView(await currentUser(upstreams, request)),
   );
 
   app.patch<{ Body: { name?: string | null } }>(

@@ -41,7 +41,14 @@ const ASSET_CACHE_CONTROL = 'public, max-age=3600';
  */
 export async function hostedPageRoutes(
   app: FastifyInstance,
-  { upstreams, metrics, loginBudget, walletFlowBudget, registerBudget, accountDeletionBudget }: HostedPageRoutesOptions,
+  {
+    upstreams,
+    metrics,
+    loginBudget,
+    walletFlowBudget,
+    registerBudget,
+    accountDeletionBudget,
+  }: HostedPageRoutesOptions,
 ) {
   const answer = (request: FastifyRequest): Promise<RenderPageResponse> =>
     upstreams.hostedPages.renderPage(pageRequest(request));

@@ -56,7 +56,10 @@ function postedToken(request: FastifyRequest): string {
   return fields[0]?.value || bearerToken(request);
 }
 
-function sendUserInfo(reply: FastifyReply, { sub, email, emailVerified, name }: UserInfoResponse): FastifyReply {
+function sendUserInfo(
+  reply: FastifyReply,
+  { sub, email, emailVerified, name }: UserInfoResponse,
+): FastifyReply {
   return noStore(reply).send({
     sub,
     ...(email === undefined ? {} : { email }),

@@ -17,7 +17,9 @@ export async function updateProfile(
   request: UpdateProfileRequest,
 ): Promise<User> {
   const name = request.name === undefined ? null : checkName(request.name);
-  const user = isUuid(request.userId) ? await deps.accounts.updateName(request.userId, name, new Date()) : undefined;
+  const user = isUuid(request.userId)
+    ? await deps.accounts.updateName(request.userId, name, new Date())
+    : undefined;
   if (!user) throw new NotFoundError();
   return user;
 }

@@ -9,7 +9,9 @@ import type { Registry } from '../registry.js';
 import { getUserSession, listSessions, toSessionSummary, touchSession } from '../sessions/list-sessions.js';
 
 /** The gRPC face of the account lifecycle (the spec's X1): thin translations (docs/conventions.md #2). */
-export function accountServiceImplementation(registry: Registry): ServiceImplementation<typeof AccountService> {
+export function accountServiceImplementation(
+  registry: Registry,
+): ServiceImplementation<typeof AccountService> {
   return {
     async listSessions(request) {
       const sessions = await listSessions(registry, request.userId, request.currentSessionId);

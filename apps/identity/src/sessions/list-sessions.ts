@@ -13,7 +13,11 @@ type Deps = SessionActivityDeps & { sessions: Pick<SessionStore, 'listLive' | 'f
  * first-party (`/auth/login`) and browser (hosted and wallet sign-in) alike, oldest first. The
  * caller's own session counts as used now, coalesced like every other use (#18).
  */
-export async function listSessions(deps: Deps, userId: string, currentSessionId?: string): Promise<Session[]> {
+export async function listSessions(
+  deps: Deps,
+  userId: string,
+  currentSessionId?: string,
+): Promise<Session[]> {
   if (!isUuid(userId)) return [];
   const now = new Date();
   const sessions = await deps.sessions.listLive(userId, now);
@@ -26,9 +30,15 @@ export async function listSessions(deps: Deps, userId: string, currentSessionId?
 }
 
 /** The user's live session, or NotFoundError (unknown, ended, expired, another user's, malformed). */
-export async function getUserSession(deps: Pick<Deps, 'sessions'>, userId: string, sessionId: string): Promise<Session> {
+export async function getUserSession(
+  deps: Pick<Deps, 'sessions'>,
+  userId: string,
+  sessionId: string,
+): Promise<Session> {
   const session =
-    isUuid(userId) && isUuid(sessionId) ? await deps.sessions.findLive(userId, sessionId, new Date()) : undefined;
+    isUuid(userId) && isUuid(sessionId)
+      ? await deps.sessions.findLive(userId, sessionId, new Date())
+      : undefined;
   if (!session) throw new NotFoundError();
   return session;
 }

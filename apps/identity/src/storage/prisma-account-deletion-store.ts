@@ -26,8 +26,14 @@ export class PrismaAccountDeletionStore implements AccountDeletionStore {
 
   markDeleting(userId: string, now: Date, audit: Omit<AuditEntry, 'actorUserId'>): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const marked = await tx.user.updateMany({ where: { id: userId, deletingAt: null }, data: { deletingAt: now } });
-      if (marked.count === 0 && !(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) {
+      const marked = await tx.user.updateMany({
+        where: { id: userId, deletingAt: null },
+        data: { deletingAt: now },
+      });
+      if (
+        marked.count === 0 &&
+        !(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))
+      ) {
         return false;
       }
       await tx.session.updateMany({ where: { userId, endedAt: null }, data: { endedAt: now } });

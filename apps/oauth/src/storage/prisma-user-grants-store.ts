@@ -9,7 +9,10 @@ export class PrismaUserGrantsStore implements UserGrantsStore {
     // As in revoking one family (prisma-refresh-token-store.ts): the UPDATE holds the family
     // rows until their tokens are read, so no rotation adds one in between.
     const [fromFamilies, fromCodes] = await this.prisma.$transaction(async (tx) => {
-      await tx.refreshTokenFamily.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+      await tx.refreshTokenFamily.updateMany({
+        where: { userId, revokedAt: null },
+        data: { revokedAt: now },
+      });
       return Promise.all([
         tx.refreshToken.findMany({
           where: { family: { userId }, accessTokenExpiresAt: { gt: now } },

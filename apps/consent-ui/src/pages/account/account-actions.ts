@@ -1,5 +1,10 @@
 import { constantTimeEqual } from '@authz/shared/crypto';
-import { InvalidCredentialsError, NotFoundError, RateLimitedError, ValidationError } from '@authz/shared/errors';
+import {
+  InvalidCredentialsError,
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+} from '@authz/shared/errors';
 import { clearedSessionCookie } from '../../cookies/set-cookie.js';
 import { html } from '../../html/html.js';
 import { findBrowserSession, type BrowserSession } from '../browser-session.js';
@@ -31,10 +36,17 @@ export async function submitName(deps: Deps, request: PageRequest): Promise<Page
   if (isPage(session)) return session;
   const name = (request.form.get('name') ?? '').trim();
   try {
-    await deps.accounts.updateName({ userId: session.userId, name: name === '' ? null : name, origin: request.origin });
+    await deps.accounts.updateName({
+      userId: session.userId,
+      name: name === '' ? null : name,
+      origin: request.origin,
+    });
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    return accountPage(deps, session, { status: 400, nameError: 'The name must be 1 to 255 characters long.' });
+    return accountPage(deps, session, {
+      status: 400,
+      nameError: 'The name must be 1 to 255 characters long.',
+    });
   }
   return redirectPage(303, deps.accountLinks.account('name'));
 }
@@ -51,7 +63,8 @@ export async function submitSessionEnd(deps: Deps, request: PageRequest): Promis
   try {
     await deps.accounts.endSession({ userId: session.userId, sessionId, origin: request.origin });
   } catch (error) {
-    if (error instanceof NotFoundError) throw new ValidationError([{ path: 'session_id', message: 'is not a live session' }]);
+    if (error instanceof NotFoundError)
+      throw new ValidationError([{ path: 'session_id', message: 'is not a live session' }]);
     throw error;
   }
   return redirectPage(303, deps.accountLinks.account('session-ended'));
@@ -66,7 +79,11 @@ export async function submitSignOut(deps: Deps, request: PageRequest): Promise<P
 
 async function signOut(deps: Deps, session: BrowserSession, request: PageRequest): Promise<PageResult> {
   try {
-    await deps.accounts.endSession({ userId: session.userId, sessionId: session.sessionId, origin: request.origin });
+    await deps.accounts.endSession({
+      userId: session.userId,
+      sessionId: session.sessionId,
+      origin: request.origin,
+    });
   } catch (error) {
     // Ended meanwhile (another tab): signed out all the same.
     if (!(error instanceof NotFoundError)) throw error;

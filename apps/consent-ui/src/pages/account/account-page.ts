@@ -22,7 +22,8 @@ export async function showAccountPage(deps: Deps, request: PageRequest): Promise
   const session = await findBrowserSession(deps, request.cookies);
   if (!session) return redirectPage(302, `${deps.links.login()}?next=account`);
   const done = request.query.get('done');
-  const notice = done !== undefined && Object.hasOwn(ACCOUNT_NOTICES, done) ? (done as AccountNotice) : undefined;
+  const notice =
+    done !== undefined && Object.hasOwn(ACCOUNT_NOTICES, done) ? (done as AccountNotice) : undefined;
   return accountPage(deps, session, { status: 200, ...(notice ? { notice } : {}) });
 }
 
@@ -36,11 +37,16 @@ interface AccountView {
 }
 
 /** The account page for `session`, with a notice or a form's error. */
-export async function accountPage(deps: Deps, session: BrowserSession, view: AccountView): Promise<PageResult> {
+export async function accountPage(
+  deps: Deps,
+  session: BrowserSession,
+  view: AccountView,
+): Promise<PageResult> {
   const sessions = await deps.accounts.listSessions(session.userId, session.sessionId);
   const { links, accountLinks } = deps;
   const csrf = html`<input type="hidden" name="csrf_token" value="${session.csrfToken}" />`;
-  const nameInvalid = view.nameError !== undefined && html` aria-invalid="true" aria-describedby="name-error"`;
+  const nameInvalid =
+    view.nameError !== undefined && html` aria-invalid="true" aria-describedby="name-error"`;
   const deleteInvalid =
     view.deleteError !== undefined && html` aria-invalid="true" aria-describedby="delete-error"`;
   return documentPage(links, view.status, {
@@ -48,8 +54,9 @@ export async function accountPage(deps: Deps, session: BrowserSession, view: Acc
     content: html`${view.notice && html`<p class="notice" role="status">${ACCOUNT_NOTICES[view.notice]}</p>`}
       <section aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
-        <p>Email: <strong>${session.email}</strong>
-          (${session.emailVerified ? 'verified' : 'not verified'})</p>
+        <p>
+          Email: <strong>${session.email}</strong> (${session.emailVerified ? 'verified' : 'not verified'})
+        </p>
         <p>
           <a href="${accountLinks.accountEmail()}">Change email</a> ·
           <a href="${accountLinks.accountPassword()}">Change password</a>
@@ -58,8 +65,18 @@ export async function accountPage(deps: Deps, session: BrowserSession, view: Acc
           ${csrf}
           <div class="field">
             <label for="name">Name</label>
-            <input id="name" type="text" name="name" value="${session.name ?? ''}" autocomplete="name" maxlength="255"${nameInvalid} />
-            <p class="muted">Shared with applications you allow to see your profile. Leave empty to remove it.</p>
+            <input
+              id="name"
+              type="text"
+              name="name"
+              value="${session.name ?? ''}"
+              autocomplete="name"
+              maxlength="255"
+              ${nameInvalid}
+            />
+            <p class="muted">
+              Shared with applications you allow to see your profile. Leave empty to remove it.
+            </p>
             ${view.nameError !== undefined && html`<p class="alert" role="alert" id="name-error">${view.nameError}</p>`}
           </div>
           <div class="actions"><button type="submit" class="primary">Save name</button></div>
@@ -77,13 +94,21 @@ export async function accountPage(deps: Deps, session: BrowserSession, view: Acc
       </section>
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete account</h2>
-        <p>This removes your account, your sessions, the access you gave applications, and your
-          OAuth clients and API keys. It cannot be undone.</p>
+        <p>
+          This removes your account, your sessions, the access you gave applications, and your OAuth clients
+          and API keys. It cannot be undone.
+        </p>
         <form method="post" action="${accountLinks.accountDelete()}">
           ${csrf}
           <div class="field">
             <label for="delete-password">Password</label>
-            <input id="delete-password" type="password" name="password" autocomplete="current-password" required${deleteInvalid} />
+            <input
+              id="delete-password"
+              type="password"
+              name="password"
+              autocomplete="current-password"
+              required${deleteInvalid}
+            />
             ${view.deleteError !== undefined && html`<p class="alert" role="alert" id="delete-error">${view.deleteError}</p>`}
           </div>
           <div class="actions"><button type="submit" class="danger">Delete account</button></div>
@@ -100,12 +125,19 @@ function sessionItem(
 ) {
   const isCurrent = item.id === current.sessionId;
   return html`<li>
-    <p><strong>${item.userAgent ?? 'Unknown device'}</strong>${isCurrent && html` <span class="badge">This browser</span>`}</p>
+    <p>
+      <strong>${item.userAgent ?? 'Unknown device'}</strong
+      >${isCurrent && html` <span class="badge">This browser</span>`}
+    </p>
     <p class="muted">Signed in ${formatTime(item.createdAt)} · last seen ${formatTime(item.lastSeenAt)}</p>
-    <form method="post" action="${isCurrent ? accountLinks.accountSignOut() : accountLinks.accountSessionEnd()}">
-      ${csrf}
-      ${!isCurrent && html`<input type="hidden" name="session_id" value="${item.id}" />`}
-      <button type="submit" class="secondary">Sign out<span class="visually-hidden"> ${item.userAgent ?? 'unknown device'}</span></button>
+    <form
+      method="post"
+      action="${isCurrent ? accountLinks.accountSignOut() : accountLinks.accountSessionEnd()}"
+    >
+      ${csrf} ${!isCurrent && html`<input type="hidden" name="session_id" value="${item.id}" />`}
+      <button type="submit" class="secondary">
+        Sign out<span class="visually-hidden"> ${item.userAgent ?? 'unknown device'}</span>
+      </button>
     </form>
   </li>`;
 }

@@ -15,7 +15,10 @@ import { csrfRefusal, documentPage, redirectPage, signedIn, type PageResult } fr
 import type { Registry } from '../../registry.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
 
-type Deps = Pick<Registry, 'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'accounts' | 'accountLinks'>;
+type Deps = Pick<
+  Registry,
+  'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'accounts' | 'accountLinks'
+>;
 
 /** docs/hosted-pages.md #23: a taken address gets the API's generic words, nothing more. */
 const NOT_CREATED = 'The account could not be created. If you already have one, sign in instead.';
@@ -31,7 +34,8 @@ const FIELD_LABELS: Readonly<Record<string, string>> = { email: 'Email', passwor
 export async function showRegisterPage(deps: Deps, request: PageRequest): Promise<PageResult> {
   const handle = request.query.get('handle') || undefined;
   if (handle === undefined) {
-    if (await findBrowserSession(deps, request.cookies)) return redirectPage(302, deps.accountLinks.account());
+    if (await findBrowserSession(deps, request.cookies))
+      return redirectPage(302, deps.accountLinks.account());
   } else if (!isHandleShaped(handle)) {
     return expiredRequestPage(deps);
   }
@@ -44,7 +48,12 @@ export async function showRegisterPage(deps: Deps, request: PageRequest): Promis
   const held = request.cookies[LOGIN_COOKIE];
   const preSession = isPreSessionShaped(held) ? held : newPreSession();
   const csrfToken = preSessionCsrfToken(deps.loginCsrfKey, 'register', preSession, handle);
-  return registerFormPage(deps, 200, { handle, pending, csrfToken }, preSession === held ? [] : [loginCookie(preSession)]);
+  return registerFormPage(
+    deps,
+    200,
+    { handle, pending, csrfToken },
+    preSession === held ? [] : [loginCookie(preSession)],
+  );
 }
 
 /**
@@ -56,7 +65,15 @@ export async function showRegisterPage(deps: Deps, request: PageRequest): Promis
 export async function submitRegister(deps: Deps, request: PageRequest): Promise<PageResult> {
   const preSession = request.cookies[LOGIN_COOKIE];
   const handle = request.form.get('handle') || undefined;
-  if (!isPreSessionCsrfTokenValid(deps.loginCsrfKey, 'register', preSession, handle, request.form.get('csrf_token'))) {
+  if (
+    !isPreSessionCsrfTokenValid(
+      deps.loginCsrfKey,
+      'register',
+      preSession,
+      handle,
+      request.form.get('csrf_token'),
+    )
+  ) {
     return csrfRefusal();
   }
   if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
@@ -78,11 +95,17 @@ export async function submitRegister(deps: Deps, request: PageRequest): Promise<
 
 async function refusedRegisterPage(
   deps: Deps,
-  input: { handle: string | undefined; preSession: string; email: string; error: ValidationError | ConflictError },
+  input: {
+    handle: string | undefined;
+    preSession: string;
+    email: string;
+    error: ValidationError | ConflictError;
+  },
 ): Promise<PageResult> {
   let pending: PendingAuthorization | undefined;
   try {
-    pending = input.handle === undefined ? undefined : await deps.authorization.getPendingAuthorization(input.handle);
+    pending =
+      input.handle === undefined ? undefined : await deps.authorization.getPendingAuthorization(input.handle);
   } catch (error) {
     return refusalPage(deps, error);
   }
@@ -119,7 +142,10 @@ function registerFormPage(
     problemOf(field) && html` aria-invalid="true" aria-describedby="${field}-error"`;
   const fieldError = (field: string): SafeHtml | false => {
     const problem = problemOf(field);
-    return problem !== undefined && html`<p class="alert" id="${field}-error">${FIELD_LABELS[field]} ${problem.message}.</p>`;
+    return (
+      problem !== undefined &&
+      html`<p class="alert" id="${field}-error">${FIELD_LABELS[field]} ${problem.message}.</p>`
+    );
   };
   const other = problems.filter((problem) => !Object.hasOwn(FIELD_LABELS, problem.path));
   const clientName = pending?.clientName;
@@ -128,7 +154,8 @@ function registerFormPage(
     status,
     {
       title: 'Create an account',
-      heading: clientName === undefined ? 'Create an account' : `Create an account to continue to ${clientName}`,
+      heading:
+        clientName === undefined ? 'Create an account' : `Create an account to continue to ${clientName}`,
       content: html`${conflict && html`<p class="alert" role="alert">${NOT_CREATED}</p>`}
         ${problems.length > 0 && html`<p class="alert" role="alert">Please correct the problems below.</p>`}
         ${other.map((problem) => html`<p class="alert">${problem.message}.</p>`)}
@@ -137,7 +164,14 @@ function registerFormPage(
           <input type="hidden" name="csrf_token" value="${csrfToken}" />
           <div class="field">
             <label for="email">Email</label>
-            <input id="email" type="email" name="email" value="${email}" autocomplete="username" required${invalid('email')} />
+            <input
+              id="email"
+              type="email"
+              name="email"
+              value="${email}"
+              autocomplete="username"
+              required${invalid('email')}
+            />
             ${fieldError('email')}
           </div>
           <div class="field">

@@ -74,7 +74,8 @@ function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, 
   const scopes = prompt.scopes.map(
     (scope) =>
       html`<li>
-        <span>${describeScope(scope, session)}</span>${fresh.has(scope) && html` <span class="badge">New</span>`}
+        <span>${describeScope(scope, session)}</span
+        >${fresh.has(scope) && html` <span class="badge">New</span>`}
       </li> `,
   );
   const page = documentPage(links, 200, {

@@ -28,7 +28,10 @@ export async function sweepAccountDeletions(deps: Deps, graceMs: number, now = D
 }
 
 /** Runs the sweep every `intervalMs` until stopped; a failed sweep is logged and retried. */
-export function startDeletionSweeper(deps: Deps, options: { intervalMs: number; graceMs: number }): { stop(): void } {
+export function startDeletionSweeper(
+  deps: Deps,
+  options: { intervalMs: number; graceMs: number },
+): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
