@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { accountCall, signIn } from '../support/accounts.js';
 import { UNAUTHORIZED } from '../support/clients.js';
+import { TestBrowser } from '../support/test-browser.js';
 import {
+  authorizationParameters,
+  authorizeUrl,
   authorizedTokens,
   newAppClient,
+  newPkce,
   newUser,
+  submitLogin,
   useCodeFlow,
   verifyIdToken,
   type AppClient,
@@ -134,5 +139,28 @@ describe('the name claim', () => {
     const cleared = await claimsAfterSignIn(client, user, 'openid profile');
     expect(cleared.idToken).not.toHaveProperty('name');
     expect(cleared.userInfo).toEqual({ sub: user.id });
+  });
+});
+
+describe('the consent screen', () => {
+  it('promises the name under profile only to a user who has set one', async () => {
+    const client = await newAppClient(flow);
+    const user = await newUser(flow);
+    const { accessToken } = await signIn(flow.suite, user);
+    const consentText = async () => {
+      const browser = new TestBrowser();
+      const parameters = authorizationParameters({ client, scope: 'openid profile', pkce: newPkce() });
+      const start = await browser.get(authorizeUrl(flow.suite, parameters));
+      const signedIn = await submitLogin(browser, start.location!, user);
+      const resumed = await browser.get(signedIn.location!);
+      expect(resumed.location).toMatch(/\/ui\/consent\?/);
+      return (await browser.get(resumed.location!)).text;
+    };
+    const unnamed = await consentText();
+    expect(unnamed).toContain('Your profile (you have not set a name)');
+    expect(unnamed).not.toContain('Your name');
+    expect((await patchMe(accessToken, { name: 'Katherine Johnson' })).status).toBe(200);
+    const named = await consentText();
+    expect(named).toContain('<span>Your name</span>');
   });
 });
