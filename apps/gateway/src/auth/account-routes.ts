@@ -68,7 +68,9 @@ export async function accountRoutes(
   app.delete<{ Body: { password?: string } | undefined }>(
     '/auth/account',
     {
-      config: { ...config, rateLimit: false },
+      // The default per-address budget still applies; the deletion budgets are counted once the
+      // token names the account (docs/security.md #13).
+      config,
       preValidation,
       schema: { body: schemas.deleteAccountBody, response: { 204: schemas.noContent } },
     },

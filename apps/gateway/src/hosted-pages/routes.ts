@@ -94,7 +94,7 @@ export async function hostedPageRoutes(
     { config: { rateLimit: { bucket: 'register', ...registerBudget } } },
     async (request, reply) => sendPage(reply, await render(request)),
   );
-  app.post('/ui/account/delete', { config: { rateLimit: false } }, async (request, reply) => {
+  app.post('/ui/account/delete', async (request, reply) => {
     // The account's budget needs the account: a cookie that signs nobody in counts per address only.
     const token = sessionToken(request);
     const session = token
