@@ -6,7 +6,9 @@ import { useSuite } from '../support/use-suite.js';
 
 // The spec's X1 pages over plain HTTP, where a browser would hide the answers: the CSRF and
 // session checks of every form, sign-up refusals, and the budgets the gateway applies.
-const context = useSuite({ gatewayEnv: { REGISTER_RATE_LIMIT: '6', TRUST_PROXY: '127.0.0.1' } });
+const context = useSuite({
+  gatewayEnv: { REGISTER_RATE_LIMIT: '6', ACCOUNT_DELETION_RATE_LIMIT: '3', TRUST_PROXY: '127.0.0.1' },
+});
 const url = (path: string) => context.url(path);
 
 let sequence = 0;
@@ -120,7 +122,12 @@ describe('/ui/account forms', () => {
       location: url('/ui/login?next=account'),
     });
     for (const action of actions) {
-      const refused = await browser.post(url(action), [['csrf_token', 'a'.repeat(64)]]);
+      // Each from its own address: the deletion form counts against the deletion budget.
+      const refused = await browser.post(
+        url(action),
+        [['csrf_token', 'a'.repeat(64)]],
+        fromAddress((sequence += 1)),
+      );
       expect(refused.status).toBe(401);
       expect(refused.text).toContain('You are not signed in');
     }
@@ -134,12 +141,11 @@ describe('/ui/account forms', () => {
     const other = await signIn(context.suite, await signUp(context.suite, 'other'));
     for (const action of actions) {
       for (const token of [[], [['csrf_token', 'b'.repeat(64)]]] as [string, string][][]) {
-        const refused = await browser.post(url(action), [
-          ...token,
-          ['name', 'Mallory'],
-          ['session_id', other.sessionId],
-          ['password', ACCOUNT_PASSWORD],
-        ]);
+        const refused = await browser.post(
+          url(action),
+          [...token, ['name', 'Mallory'], ['session_id', other.sessionId], ['password', ACCOUNT_PASSWORD]],
+          fromAddress(150 + (sequence += 1)),
+        );
         expect({ status: refused.status, body: JSON.parse(refused.text) }).toEqual({
           status: 400,
           body: INVALID_CSRF,
@@ -173,5 +179,39 @@ describe('/ui/account forms', () => {
     ]);
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('id="name-error">The name must be 1 to 255 characters long.</p>');
+  });
+
+  it("counts the deletion form's password attempts per account, shared with DELETE /auth/account", async () => {
+    const { browser, email } = await signedInBrowser();
+    const csrf = csrfOf(await browser.get(url('/ui/account')));
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const wrong = await browser.post(
+        url('/ui/account/delete'),
+        [
+          ['csrf_token', csrf],
+          ['password', `wrong-Guess-${attempt}-xyz`],
+        ],
+        fromAddress(100 + attempt),
+      );
+      expect(wrong.status).toBe(401);
+      expect(wrong.text).toContain('The password is incorrect. Your account was not deleted.');
+    }
+    const limited = await browser.post(
+      url('/ui/account/delete'),
+      [
+        ['csrf_token', csrf],
+        ['password', ACCOUNT_PASSWORD],
+      ],
+      fromAddress(110),
+    );
+    expect(limited.status).toBe(429);
+    const { accessToken } = await signIn(context.suite, { email, password: ACCOUNT_PASSWORD });
+    const api = await accountCall(context.suite, 'DELETE', '/auth/account', {
+      token: accessToken,
+      body: { password: ACCOUNT_PASSWORD },
+      headers: fromAddress(111),
+    });
+    expect(api.status).toBe(429);
+    expect((await accountCall(context.suite, 'GET', '/auth/me', { token: accessToken })).status).toBe(200);
   });
 });
