@@ -71,11 +71,12 @@ interface ConsentView {
 /** docs/contract.md "Hosted pages": an approve button "Allow" and a deny button "Deny". */
 function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, prompt }: ConsentView) {
   const fresh = new Set(prompt.newScopes);
+  // The spec's X1: "Your name" only for a user who has set one.
+  const describe = (scope: string) => describeScope(scope, session);
   const scopes = prompt.scopes.map(
     (scope) =>
       html`<li>
-        <span>${describeScope(scope, session)}</span
-        >${fresh.has(scope) && html` <span class="badge">New</span>`}
+        <span>${describe(scope)}</span>${fresh.has(scope) && html` <span class="badge">New</span>`}
       </li> `,
   );
   const page = documentPage(links, 200, {
