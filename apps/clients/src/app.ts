@@ -1,4 +1,5 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
+import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
 import { createRedisClient } from '@authz/shared/redis';
@@ -12,6 +13,7 @@ import type { ClientsEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createRegistry } from './registry.js';
 import { clientsServiceImplementation } from './rpc/clients-service.js';
+import { developerDataServiceImplementation } from './rpc/developer-data-service.js';
 
 export interface ClientsDeps {
   env: ClientsEnv;
@@ -32,7 +34,9 @@ export async function buildClientsApp({ env, logger }: ClientsDeps): Promise<Ser
     cache: redisDependency(redis),
   });
   const registry = createRegistry(env, { prisma, redis, log: logger });
-  app.server.addService(ClientsService, clientsServiceImplementation(registry));
+  app.server
+    .addService(ClientsService, clientsServiceImplementation(registry))
+    .addService(DeveloperDataService, developerDataServiceImplementation(registry));
   return app;
 }
 

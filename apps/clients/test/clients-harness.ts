@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClientsService } from '@authz/proto/clients/v1/clients';
+import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import { startService } from '@authz/shared/service';
 import { openTestPool, serviceTestEnv, testLogger, type TestEnvironment } from '@authz/shared/testing';
@@ -10,6 +11,8 @@ import { invalidationChannel } from '../src/invalidation/client-invalidations.js
 
 export interface ClientsHarness {
   client: ServiceClient<typeof ClientsService>;
+  /** Account deletion's part (the spec's X1). */
+  developerData: ServiceClient<typeof DeveloperDataService>;
   /** Direct SQL on this file's database, to look at what was stored. */
   sql: pg.Pool;
   /** Every invalidation message published so far, parsed. */
@@ -37,6 +40,7 @@ export async function startClients(
   await subscriber.subscribe(invalidationChannel(environment.redisPrefix));
   return {
     client: channel.service(ClientsService),
+    developerData: channel.service(DeveloperDataService),
     sql,
     invalidations,
     secretHashKey: env.secretHashKey,

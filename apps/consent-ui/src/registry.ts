@@ -1,5 +1,7 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
 import { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
@@ -7,12 +9,15 @@ import type { GrpcChannel } from '@authz/shared/grpc';
 import type { ConsentUiEnv } from './config/env.js';
 import { deriveLoginCsrfKey } from './cookies/login-csrf.js';
 import type { StyleSheet } from './html/style-sheet.js';
+import { accountLinks, type AccountLinks } from './pages/account/account-links.js';
+import type { AccountPort } from './pages/account/account-port.js';
 import type { AuthorizationPort } from './pages/authorization/authorization-port.js';
 import type { IdentityPort } from './pages/sign-in/identity-port.js';
 import { hostedLinks, type Links } from './pages/shared/links.js';
 import { walletLinks, type WalletLinks } from './pages/wallet/wallet-links.js';
 import type { WalletPort } from './pages/wallet/wallet-port.js';
 import { qrCodeRenderer, type QrCodes } from './pages/wallet/wallet-qr-code.js';
+import { accountOverGrpc } from './rpc/account-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { accountRecoveryOverGrpc } from './rpc/account-recovery-client.js';
 import type { AccountRecoveryPort } from './pages/account-recovery/recovery-port.js';
@@ -35,6 +40,9 @@ export interface Registry {
   /** Password reset and change, email change (interface extensions X1). */
   recovery: AccountRecoveryPort;
   recoveryLinks: RecoveryLinks;
+  /** Sign-up, sessions, name and deletion (the spec's X1). */
+  accounts: AccountPort;
+  accountLinks: AccountLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -62,5 +70,11 @@ export function createRegistry(
       userTokens: parts.oauthChannel.service(UserTokensService),
     }),
     recoveryLinks: recoveryLinks(env.issuer),
+    accounts: accountOverGrpc({
+      identity: parts.identityChannel.service(IdentityService),
+      accounts: parts.identityChannel.service(AccountService),
+      lifecycle: parts.oauthChannel.service(AccountLifecycleService),
+    }),
+    accountLinks: accountLinks(env.issuer),
   };
 }

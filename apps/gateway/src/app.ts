@@ -15,6 +15,7 @@ import { securityHeaders, securityHeadersPlugin } from './plugins/security-heade
 import { createRegistry } from './registry.js';
 import { systemRoutes } from './system/routes.js';
 import { accountRecoveryRoutes } from './auth/account-recovery-routes.js';
+import { accountRoutes } from './auth/account-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
@@ -121,6 +122,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(discoveryRoutes, { upstreams, issuer: env.issuer });
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(accountRecoveryRoutes, { upstreams, budget: env.rateLimit.login });
+  await app.register(accountRoutes, { upstreams, accountDeletionBudget: env.rateLimit.accountDeletion });
   await app.register(formsOnly(authorizeRoute), { upstreams });
   await app.register(formsOnly(logoutRoute), { upstreams });
   const authFailureBudget = env.rateLimit.clientAuthFailure;
@@ -135,6 +137,8 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
     upstreams,
     metrics,
     loginBudget: env.rateLimit.login,
+    registerBudget: env.rateLimit.register,
+    accountDeletionBudget: env.rateLimit.accountDeletion,
     ...(env.walletFederationEnabled ? { walletFlowBudget: env.rateLimit.walletFlow } : {}),
   });
   await app.register(consentRoutes, { upstreams });

@@ -1,4 +1,5 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -17,6 +18,7 @@ import { createOutboxRelay } from './outbox/outbox-relay.js';
 import { createRegistry } from './registry.js';
 import { accountRecoveryServiceImplementation } from './rpc/account-recovery-service.js';
 import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
+import { accountServiceImplementation } from './rpc/account-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
 import { createSessionEndRelay } from './session-events/session-end-relay.js';
@@ -70,6 +72,7 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
       .addService(AuditService, auditServiceImplementation(registry))
       .addService(AccountLookupService, accountLookupServiceImplementation(registry))
       .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry));
+      .addService(AccountService, accountServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await sessionEvents.close();

@@ -2,6 +2,7 @@ import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
+import type { AccountDeletionStore } from './deletion/account-deletion-store.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { AccountRecoveryStore } from './recovery/account-recovery-store.js';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -11,6 +12,7 @@ import { createConcurrencyLimiter } from './passwords/concurrency-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SessionStore } from './sessions/session-store.js';
+import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
 import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
@@ -27,6 +29,7 @@ export interface Registry {
   accounts: AccountStore;
   verifications: VerificationStore;
   sessions: SessionStore;
+  deletions: AccountDeletionStore;
   walletCredentials: WalletCredentialStore;
   audit: AuditLog;
   redis: Redis;
@@ -41,6 +44,8 @@ export interface Registry {
   passwordResetTokenTtlSeconds: number;
   recovery: AccountRecoveryStore;
   sessionTtlSeconds: number;
+  /** SESSION_SEEN_INTERVAL (docs/identity.md #20). */
+  sessionSeenIntervalSeconds: number;
   resendLimits: ResendLimits;
   onMailQueued(): void;
   /**
@@ -65,6 +70,7 @@ export async function createRegistry(
     accounts: new PrismaAccountStore(prisma),
     verifications: new PrismaVerificationStore(prisma),
     sessions: new PrismaSessionStore(prisma),
+    deletions: new PrismaAccountDeletionStore(prisma),
     walletCredentials: new PrismaWalletCredentialStore(prisma),
     audit: new PrismaAuditLog(prisma),
     hasher,
@@ -77,6 +83,7 @@ export async function createRegistry(
     passwordResetTokenTtlSeconds: env.passwordResetTokenTtlSeconds,
     recovery: new PrismaAccountRecoveryStore(prisma),
     sessionTtlSeconds: env.sessionTtlSeconds,
+    sessionSeenIntervalSeconds: env.sessionSeenIntervalSeconds,
     resendLimits: env.resendVerification,
   };
 }

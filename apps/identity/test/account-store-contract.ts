@@ -85,5 +85,15 @@ export function describeAccountStore(name: string, subject: () => StoresUnderTes
       expect(await accounts().ensureDeveloper(user.id)).toBe(ids[0]);
       expect(await accounts().ensureDeveloper(other.id)).not.toBe(ids[0]);
     });
+
+    it('sets and clears the name with updatedAt, and only for an existing account', async () => {
+      const { user } = await registered(stores());
+      const at = new Date('2031-02-03T04:05:06.007Z');
+      const named = await accounts().updateName(user.id, 'Ada Lovelace', at);
+      expect(named).toEqual({ ...user, name: 'Ada Lovelace', updatedAt: at });
+      const cleared = await accounts().updateName(user.id, null, at);
+      expect(cleared).toEqual({ ...user, name: null, updatedAt: at });
+      expect(await accounts().updateName(randomUUID(), 'Nobody', at)).toBeUndefined();
+    });
   });
 }

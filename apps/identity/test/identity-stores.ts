@@ -4,6 +4,7 @@ import { RequestOriginSchema } from '@authz/proto/identity/v1/identity';
 import type { AccountStore, NewAccount } from '../src/accounts/account-store.js';
 import type { AccountRecoveryStore } from '../src/recovery/account-recovery-store.js';
 import type { AuditLog } from '../src/audit/audit-log.js';
+import type { AccountDeletionStore } from '../src/deletion/account-deletion-store.js';
 import type { MailOutbox } from '../src/outbox/mail-outbox.js';
 import type { RealmStore } from '../src/realms/realm-store.js';
 import type { SessionStore } from '../src/sessions/session-store.js';
@@ -16,6 +17,7 @@ export interface IdentityStores {
   realms: RealmStore;
   verifications: VerificationStore;
   sessions: SessionStore;
+  deletions: AccountDeletionStore;
   walletCredentials: WalletCredentialStore;
   audit: AuditLog;
   outbox: MailOutbox;
@@ -34,6 +36,8 @@ export interface StoreProbe {
   /** The account's audit events, oldest first. */
   auditEvents(actorUserId: string): Promise<StoredAuditEvent[]>;
   outboxRow(id: string): Promise<{ payload: string | null; enqueuedAt: Date | null } | undefined>;
+  /** Audit events of any actor (null included) whose details hold `key` = `value`. */
+  auditEventsWith(key: string, value: string): Promise<(StoredAuditEvent & { actorUserId: string | null })[]>;
 }
 
 export interface StoresUnderTest {

@@ -2,6 +2,7 @@ import { createPrismaAdapter } from '@authz/shared/database';
 import { testLogger, type TestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { PrismaClient } from '../src/generated/prisma/client.js';
+import { PrismaAccountDeletionStore } from '../src/storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from '../src/storage/prisma-account-store.js';
 import { PrismaAuditLog } from '../src/storage/prisma-audit-log.js';
 import { PrismaMailOutbox } from '../src/storage/prisma-mail-outbox.js';
@@ -24,6 +25,7 @@ export function usePrismaStores(environment: TestEnvironment): () => StoresUnder
         realms: new PrismaRealmStore(prisma),
         verifications: new PrismaVerificationStore(prisma),
         sessions: new PrismaSessionStore(prisma),
+        deletions: new PrismaAccountDeletionStore(prisma),
         walletCredentials: new PrismaWalletCredentialStore(prisma),
         recovery: new PrismaAccountRecoveryStore(prisma),
         audit: new PrismaAuditLog(prisma),
@@ -33,6 +35,19 @@ export function usePrismaStores(environment: TestEnvironment): () => StoresUnder
         async auditEvents(actorUserId) {
           const events = await prisma.auditEvent.findMany({ where: { actorUserId }, orderBy: { id: 'asc' } });
           return events.map(({ type, ip, userAgent, details }) => ({ type, ip, userAgent, details }));
+        },
+        async auditEventsWith(key, value) {
+          const events = await prisma.auditEvent.findMany({
+            where: { details: { path: [key], equals: value } },
+            orderBy: { id: 'asc' },
+          });
+          return events.map(({ type, ip, userAgent, details, actorUserId }) => ({
+            type,
+            ip,
+            userAgent,
+            details,
+            actorUserId,
+          }));
         },
         async outboxRow(id) {
           const row = await prisma.mailOutbox.findUnique({ where: { id } });

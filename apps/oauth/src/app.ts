@@ -6,6 +6,7 @@ import {
   KeysService,
   TokenService,
 } from '@authz/proto/oauth/v1/oauth';
+import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
@@ -22,9 +23,11 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 import { createClientCacheLookups } from './metrics/client-cache-metrics.js';
+import { startDeletionSweeper } from './protocol/account-lifecycle/deletion-sweeper.js';
 import { enabledGrants } from './protocol/grants/index.js';
 import { createBackchannelLogoutDeliveries } from './metrics/backchannel-logout-metrics.js';
 import { createRegistry } from './registry.js';
+import { accountLifecycleServiceImplementation } from './rpc/account-lifecycle-service.js';
 import { authorizationServiceImplementation } from './rpc/authorization-service.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
@@ -92,6 +95,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     keys,
     clientsAccess,
     identityChannel,
+    clientsChannel,
   });
   // Extensions X3: every session end, from identity's queue, and the logout tokens it sends.
   const backchannel = openBackchannelLogoutQueue(registry, {
@@ -105,11 +109,13 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     { ...registry, backchannel },
     { redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix },
   );
+  const sweeper = startDeletionSweeper(registry, env.accountDeletion);
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
     .addService(UserTokensService, userTokensServiceImplementation(registry))
+    .addService(AccountLifecycleService, accountLifecycleServiceImplementation(registry))
     .addService(
       DiscoveryService,
       discoveryServiceImplementation({
@@ -128,6 +134,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     close: async () => {
       await sessionEvents.close();
       await backchannel.close();
+      sweeper.stop();
       keys.close();
       // The last usage report still needs the clients channel.
       await clientsAccess.close();

@@ -1,3 +1,5 @@
+import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import type { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
@@ -7,6 +9,8 @@ import type { OAuthEnv } from './config/env.js';
 import { openEnterpriseAssertions } from './enterprise/enterprise-assertions.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { KeyRing } from './keys/key-ring.js';
+import type { AccountsPort } from './protocol/account-lifecycle/accounts-port.js';
+import type { UserGrantsStore } from './protocol/account-lifecycle/user-grants-store.js';
 import type { AuditPort } from './protocol/delegation/audit-port.js';
 import type { AuthorizationCodeStore } from './protocol/authorization-code/authorization-code-store.js';
 import {
@@ -25,12 +29,14 @@ import type { IdentityPort } from './protocol/identity-port.js';
 import type { RefreshTokenStore } from './protocol/refresh-token/refresh-token-store.js';
 import type { DerivedTokenStore } from './protocol/token-lineage/derived-token-store.js';
 import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
+import { accountsOverGrpc } from './rpc/accounts-client.js';
 import { auditOverGrpc } from './rpc/audit-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from './storage/prisma-consent-store.js';
 import { PrismaDerivedTokenStore } from './storage/prisma-derived-token-store.js';
 import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js';
+import { PrismaUserGrantsStore } from './storage/prisma-user-grants-store.js';
 import { RedisClientRequestBudget } from './storage/redis-client-request-budget.js';
 import { RedisDenyList } from './storage/redis-deny-list.js';
 import { RedisHandleStore } from './storage/redis-handle-store.js';
@@ -54,6 +60,10 @@ export interface Registry {
   derivedTokens: DerivedTokenStore;
   denyList: AccessTokenDenyList;
   identity: IdentityPort;
+  /** Sessions and deletions of accounts (the spec's X1, docs/identity.md #19). */
+  accounts: AccountsPort;
+  /** Everything oauth holds of one user, for account deletion. */
+  userGrants: UserGrantsStore;
   /** Client authentication by the clients service, cached (docs/tokens.md #16), and resolution. */
   clients: Pick<ClientsPort, 'authenticateClient' | 'resolveClient'>;
   /** Uses for the coalesced lastUsedAt (docs/tokens.md #18). */
@@ -88,6 +98,7 @@ export function createRegistry(
     keys: KeyRing;
     clientsAccess: ClientsAccess;
     identityChannel: GrpcChannel;
+    clientsChannel: GrpcChannel;
   },
 ): Registry {
   const { prisma, redis, identityChannel } = parts;
@@ -105,6 +116,11 @@ export function createRegistry(
     derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    accounts: accountsOverGrpc(
+      identityChannel.service(AccountService),
+      parts.clientsChannel.service(DeveloperDataService),
+    ),
+    userGrants: new PrismaUserGrantsStore(prisma),
     clients: parts.clientsAccess.clients,
     clientUsage: parts.clientsAccess.usage,
     clientBudget: env.clientRateLimit.enabled

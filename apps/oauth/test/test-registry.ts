@@ -1,4 +1,6 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
+import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
@@ -12,12 +14,14 @@ import type {
   PendingAuthorization,
 } from '../src/protocol/authorize/handle-store.js';
 import type { Registry } from '../src/registry.js';
+import { accountsOverGrpc } from '../src/rpc/accounts-client.js';
 import { clientsOverGrpc } from '../src/rpc/clients-client.js';
 import { identityOverGrpc } from '../src/rpc/identity-client.js';
 import { PrismaAuthorizationCodeStore } from '../src/storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from '../src/storage/prisma-consent-store.js';
 import { PrismaRefreshTokenStore } from '../src/storage/prisma-refresh-token-store.js';
 import { PrismaDerivedTokenStore } from '../src/storage/prisma-derived-token-store.js';
+import { PrismaUserGrantsStore } from '../src/storage/prisma-user-grants-store.js';
 import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
 
@@ -50,6 +54,11 @@ export function openTestRegistry(
     derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),
     identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    accounts: accountsOverGrpc(
+      identityChannel.service(AccountService),
+      clientsChannel.service(DeveloperDataService),
+    ),
+    userGrants: new PrismaUserGrantsStore(prisma),
     clients: clientsOverGrpc(clientsChannel.service(ClientsService)),
     clientUsage: { record: () => undefined },
     clientBudget: { consume: async () => undefined },

@@ -79,6 +79,9 @@ export function useHostileSuite(
       KEY_ENCRYPTION_KEY,
       CLIENT_USAGE_FLUSH_INTERVAL_MS: '3600000',
       OUTBOX_POLL_INTERVAL_MS: '3600000',
+      // A session's coalesced last use (docs/identity.md #20) is a write the page reading the
+      // session did not ask for: none within a run.
+      SESSION_SEEN_INTERVAL: '86400',
     },
   );
   let fixtures: HostileFixtures | undefined;

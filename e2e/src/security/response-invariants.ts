@@ -248,6 +248,11 @@ function redirectProblems(response: ObservedResponse, { issuer, redirectUris }: 
   const location = header(response, 'location');
   if (location === undefined) return ['a redirect without Location'];
   if (location.startsWith(`${issuer}/`)) return [];
+  // A path-absolute reference (RFC 3986 section 4.2) under the issuer's path stays on our origin:
+  // the hosted pages link to each other that way (docs/hosted-pages.md #11).
+  const issuerPath = new URL(issuer).pathname.replace(/\/+$/, '');
+  if (location.startsWith(`${issuerPath}/`) && !location.startsWith('//') && !location.includes('\\'))
+    return [];
   const registered = redirectUris.some(
     (uri) => location.startsWith(`${uri}?`) || (uri.includes('?') && location.startsWith(`${uri}&`)),
   );

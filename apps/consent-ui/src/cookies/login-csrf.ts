@@ -32,7 +32,8 @@ export type PreSessionForm =
   | 'wallet-confirm'
   | 'forgot-password'
   | 'reset-password'
-  | 'verify-email';
+  | 'verify-email'
+  | 'register';
 
 export function preSessionCsrfToken(
   key: Buffer,

@@ -1,3 +1,5 @@
+import { SESSION_COOKIE } from '@authz/shared/protocol';
+
 /** The sign-in form's pre-session cookie (docs/decisions.md #17, docs/hosted-pages.md #3). */
 export const LOGIN_COOKIE = '__Host-service_login';
 
@@ -27,4 +29,12 @@ export function loginCookie(preSession: string): string {
 /** RFC 6265 section 3.1: an already expired cookie removes the stored one. */
 export function clearedLoginCookie(): string {
   return setCookie(LOGIN_COOKIE, '', 0);
+}
+
+/**
+ * Removes the browser's session cookie once the session it names has ended (sign-out, account
+ * deletion; docs/hosted-pages.md #26). Only ever a removal: the gateway alone sets a session.
+ */
+export function clearedSessionCookie(): string {
+  return setCookie(SESSION_COOKIE, '', 0);
 }

@@ -14,6 +14,7 @@ import { showLogoutPage, submitLogout } from './sign-out/logout-page.js';
 import { showSignedOutPage } from './sign-out/signed-out-page.js';
 import { WALLET_ROUTES } from './wallet/wallet-routes.js';
 import { RECOVERY_ROUTES } from './account-recovery/recovery-routes.js';
+import { ACCOUNT_ROUTES } from './account/account-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -32,6 +33,7 @@ const ROUTES: readonly Route[] = [
   { path: STYLE_SHEET_PATH, methods: { GET: showStyleSheet } },
   ...WALLET_ROUTES,
   ...RECOVERY_ROUTES,
+  ...ACCOUNT_ROUTES,
 ];
 
 /**

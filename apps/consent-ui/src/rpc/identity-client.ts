@@ -13,9 +13,17 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
       return response.sessionToken;
     },
     async getBrowserSession(sessionToken) {
-      const { user, csrfToken, authTime } = await client.getBrowserSession({ sessionToken });
+      const { user, csrfToken, authTime, sessionId } = await client.getBrowserSession({ sessionToken });
       if (!user || !csrfToken) throw new InternalError({ detail: 'identity answered an incomplete session' });
-      return { email: user.email, csrfToken, authTime: Number(authTime) };
+      return {
+        email: user.email,
+        csrfToken,
+        authTime: Number(authTime),
+        userId: user.id,
+        sessionId,
+        emailVerified: user.emailVerified,
+        ...(user.name === undefined ? {} : { name: user.name }),
+      };
     },
   };
 }

@@ -53,6 +53,9 @@ const settingsSchema = z.object({
    * hosted POST /ui/wallet-login and /ui/wallet-link: each start stores a presentation request.
    */
   WALLET_FLOW_RATE_LIMIT: envPositiveInt(10),
+  /** DELETE /auth/account and the account page's deletion: password attempts per IP and per account. */
+  ACCOUNT_DELETION_RATE_LIMIT: envPositiveInt(10),
+  ACCOUNT_DELETION_RATE_WINDOW: envPositiveInt(300),
   WALLET_FLOW_RATE_WINDOW: envPositiveInt(300),
   /**
    * Slow-request protection (docs/security.md #6), in milliseconds: a whole request must arrive
@@ -127,6 +130,10 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
       walletFlow: {
         points: settings.WALLET_FLOW_RATE_LIMIT,
         durationSeconds: settings.WALLET_FLOW_RATE_WINDOW,
+      },
+      accountDeletion: {
+        points: settings.ACCOUNT_DELETION_RATE_LIMIT,
+        durationSeconds: settings.ACCOUNT_DELETION_RATE_WINDOW,
       },
     },
     walletFederationEnabled: settings.WALLET_FEDERATION_ENABLED,

@@ -8,7 +8,8 @@ import {
   rememberSignInAddress,
   type LoginLimits,
 } from '../auth/login-limits.js';
-import { requestCookies } from '../http/cookies.js';
+import { consumeAccountDeletionBudgets } from '../auth/account-deletion-limits.js';
+import { requestCookies, sessionToken } from '../http/cookies.js';
 import { queryFields, requestPath } from '../http/query-fields.js';
 import { requestOrigin } from '../http/request-origin.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -25,6 +26,10 @@ export interface HostedPageRoutesOptions {
   loginBudget: LoginLimits;
   /** Set while wallet federation is on: the budget of the pages that start a wallet flow. */
   walletFlowBudget?: RateLimitBudget;
+  /** POST /ui/register shares POST /auth/register's budget (the spec's X1). */
+  registerBudget: RateLimitBudget;
+  /** POST /ui/account/delete shares DELETE /auth/account's budgets. */
+  accountDeletionBudget: RateLimitBudget;
 }
 
 /** Stylesheets and images carry no user state; a stale copy for an hour is harmless. */
@@ -36,7 +41,14 @@ const ASSET_CACHE_CONTROL = 'public, max-age=3600';
  */
 export async function hostedPageRoutes(
   app: FastifyInstance,
-  { upstreams, metrics, loginBudget, walletFlowBudget }: HostedPageRoutesOptions,
+  {
+    upstreams,
+    metrics,
+    loginBudget,
+    walletFlowBudget,
+    registerBudget,
+    accountDeletionBudget,
+  }: HostedPageRoutesOptions,
 ) {
   const answer = (request: FastifyRequest): Promise<RenderPageResponse> =>
     upstreams.hostedPages.renderPage(pageRequest(request));
@@ -88,6 +100,21 @@ export async function hostedPageRoutes(
     const config = { rateLimit: { bucket, ...loginBudget } };
     app.post(url, { config }, async (request, reply) => sendPage(reply, await render(request)));
   }
+  // A second door to sign-up and to the deletion password check must not double their budgets.
+  app.post(
+    '/ui/register',
+    { config: { rateLimit: { bucket: 'register', ...registerBudget } } },
+    async (request, reply) => sendPage(reply, await render(request)),
+  );
+  app.post('/ui/account/delete', async (request, reply) => {
+    // The account's budget needs the account: a cookie that signs nobody in counts per address only.
+    const token = sessionToken(request);
+    const session = token
+      ? await upstreams.identity.getBrowserSession({ sessionToken: token }).catch(() => undefined)
+      : undefined;
+    await consumeAccountDeletionBudgets(request, accountDeletionBudget, session?.user?.id);
+    return sendPage(reply, await render(request));
+  });
 
   app.route({
     method: ['GET', 'POST'],

@@ -21,6 +21,7 @@ const userInfoResponse = {
     sub: { type: 'string', description: 'The user id.' },
     email: { type: 'string', description: 'With the `email` scope.' },
     email_verified: { type: 'boolean', description: 'With `email`, never without it.' },
+    name: { type: 'string', description: 'With the `profile` scope, once the user has set a name.' },
   },
 } as const;
 
@@ -55,10 +56,14 @@ function postedToken(request: FastifyRequest): string {
   return fields[0]?.value || bearerToken(request);
 }
 
-function sendUserInfo(reply: FastifyReply, { sub, email, emailVerified }: UserInfoResponse): FastifyReply {
+function sendUserInfo(
+  reply: FastifyReply,
+  { sub, email, emailVerified, name }: UserInfoResponse,
+): FastifyReply {
   return noStore(reply).send({
     sub,
     ...(email === undefined ? {} : { email }),
     ...(emailVerified === undefined ? {} : { email_verified: emailVerified }),
+    ...(name === undefined ? {} : { name }),
   });
 }

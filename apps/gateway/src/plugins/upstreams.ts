@@ -2,7 +2,9 @@ import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
 import { HealthService } from '@authz/proto/health/v1/health';
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import {
   AuthorizationService,
   DiscoveryService,
@@ -21,6 +23,10 @@ export class Upstreams {
   readonly accountRecovery: ServiceClient<typeof AccountRecoveryService>;
   readonly userTokens: ServiceClient<typeof UserTokensService>;
   readonly tokens: ServiceClient<typeof TokenService>;
+  /** identity's sessions, profile and deletion steps (the spec's X1). */
+  readonly accounts: ServiceClient<typeof AccountService>;
+  /** oauth's session ending and account deletion (the spec's X1). */
+  readonly accountLifecycle: ServiceClient<typeof AccountLifecycleService>;
   readonly authorization: ServiceClient<typeof AuthorizationService>;
   readonly keys: ServiceClient<typeof KeysService>;
   readonly discovery: ServiceClient<typeof DiscoveryService>;
@@ -41,6 +47,8 @@ export class Upstreams {
     this.tokens = this.channel('oauth').service(TokenService, {
       batched: ['token', 'introspect', 'userInfo', 'verifyAccessToken'],
     });
+    this.accounts = this.channel('identity').service(AccountService);
+    this.accountLifecycle = this.channel('oauth').service(AccountLifecycleService);
     this.authorization = this.channel('oauth').service(AuthorizationService);
     this.keys = this.channel('oauth').service(KeysService);
     this.discovery = this.channel('oauth').service(DiscoveryService);

@@ -28,6 +28,8 @@ export interface AccountStore {
   findByEmailKey(emailLower: string): Promise<User | undefined>;
   /** The account and its password hash (undefined when it has no password credential). */
   findForSignIn(emailLower: string): Promise<{ user: User; passwordHash: string | undefined } | undefined>;
+  /** Sets (or with null clears) the name and updatedAt; undefined when there is no such live account. */
+  updateName(userId: string, name: string | null, now: Date): Promise<User | undefined>;
   /** The developer id of an existing account, created on first use; concurrent calls agree. */
   ensureDeveloper(userId: string): Promise<string>;
 }

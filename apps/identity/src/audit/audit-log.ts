@@ -9,6 +9,8 @@ export type AuditEventType =
   | 'logout'
   | 'wallet_linked'
   | AccountRecoveryEventType
+  | 'account_deletion_started'
+  | 'account_deleted'
   | DelegationEventType;
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */

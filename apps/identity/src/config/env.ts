@@ -32,6 +32,7 @@ const settingsSchema = z.object({
   // Interface extensions X1: seconds a password-reset link lives.
   PASSWORD_RESET_TOKEN_TTL: envPositiveInt(3600),
   SESSION_TTL: envPositiveInt(30 * 86_400),
+  SESSION_SEEN_INTERVAL: envPositiveInt(300),
   RESEND_VERIFICATION_MIN_INTERVAL: envPositiveInt(60),
   RESEND_VERIFICATION_MAX_PER_WINDOW: envPositiveInt(5),
   RESEND_VERIFICATION_WINDOW: envPositiveInt(3600),
@@ -75,6 +76,7 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
     verificationTokenTtlSeconds: settings.VERIFICATION_TOKEN_TTL,
     passwordResetTokenTtlSeconds: settings.PASSWORD_RESET_TOKEN_TTL,
     sessionTtlSeconds: settings.SESSION_TTL,
+    sessionSeenIntervalSeconds: settings.SESSION_SEEN_INTERVAL,
     resendVerification: {
       minIntervalSeconds: settings.RESEND_VERIFICATION_MIN_INTERVAL,
       maxPerWindow: settings.RESEND_VERIFICATION_MAX_PER_WINDOW,

@@ -8,6 +8,7 @@ import type { Session, User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { sessionTokenHash } from './browser-session-token.js';
 import type { SessionStore } from './session-store.js';
+import { sessionUserAgent } from './session-user-agent.js';
 
 export interface CheckCredentialsDeps {
   accounts: Pick<AccountStore, 'findForSignIn'>;
@@ -71,6 +72,7 @@ export async function checkCredentials(
     authTime,
     expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
     tokenHash: sessionToken === undefined ? null : sessionTokenHash(deps.secretHashKey, sessionToken),
+    userAgent: sessionUserAgent(request.origin),
   });
   await deps.audit.record({
     type: 'login_success',

@@ -1,10 +1,11 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import type { Session, User } from '../generated/prisma/client.js';
 import { csrfTokenFor, isSessionTokenShaped, sessionTokenHash } from './browser-session-token.js';
+import { isSeenStale, noteSessionUse, type SessionActivityDeps } from './session-activity.js';
 import type { SessionStore } from './session-store.js';
 
-export interface GetBrowserSessionDeps {
-  sessions: Pick<SessionStore, 'findByTokenHash'>;
+export interface GetBrowserSessionDeps extends Pick<SessionActivityDeps, 'sessionSeenIntervalSeconds'> {
+  sessions: Pick<SessionStore, 'findByTokenHash' | 'touch'>;
   secretHashKey: Buffer;
 }
 
@@ -26,9 +27,17 @@ export async function getBrowserSession(
 ): Promise<BrowserSession> {
   if (!isSessionTokenShaped(sessionToken)) throw new UnauthorizedError();
   const found = await deps.sessions.findByTokenHash(sessionTokenHash(deps.secretHashKey, sessionToken));
-  if (!found || found.session.endedAt !== null || found.session.expiresAt.getTime() <= Date.now()) {
+  const now = new Date();
+  if (
+    !found ||
+    found.session.endedAt !== null ||
+    found.session.expiresAt.getTime() <= now.getTime() ||
+    found.user.deletingAt !== null
+  ) {
     throw new UnauthorizedError();
   }
   const { user, session } = found;
+  // The row was just read, so a fresh note costs nothing more (docs/identity.md #20).
+  if (isSeenStale(deps, session, now)) await noteSessionUse(deps, session.id, now);
   return { session, user, csrfToken: csrfTokenFor(deps.secretHashKey, sessionToken) };
 }

@@ -31,23 +31,32 @@ export class PrismaAccountStore implements AccountStore {
   }
 
   async findById(userId: string): Promise<User | undefined> {
-    return (await this.prisma.user.findUnique({ where: { id: userId } })) ?? undefined;
+    // An account being deleted is gone for every caller (docs/identity.md #19).
+    return (await this.prisma.user.findUnique({ where: { id: userId, deletingAt: null } })) ?? undefined;
   }
 
   async findByEmailKey(emailLower: string): Promise<User | undefined> {
-    return (await this.prisma.user.findUnique({ where: { emailLower } })) ?? undefined;
+    return (await this.prisma.user.findUnique({ where: { emailLower, deletingAt: null } })) ?? undefined;
   }
 
   async findForSignIn(
     emailLower: string,
   ): Promise<{ user: User; passwordHash: string | undefined } | undefined> {
     const found = await this.prisma.user.findUnique({
-      where: { emailLower },
+      where: { emailLower, deletingAt: null },
       include: { passwordCredential: true },
     });
     if (!found) return undefined;
     const { passwordCredential, ...user } = found;
     return { user, passwordHash: passwordCredential?.hash };
+  }
+
+  async updateName(userId: string, name: string | null, now: Date): Promise<User | undefined> {
+    const updated = await this.prisma.user.updateMany({
+      where: { id: userId, deletingAt: null },
+      data: { name, updatedAt: now },
+    });
+    return updated.count === 0 ? undefined : this.findById(userId);
   }
 
   async ensureDeveloper(userId: string): Promise<string> {

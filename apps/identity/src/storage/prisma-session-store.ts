@@ -5,7 +5,9 @@ export class PrismaSessionStore implements SessionStore {
   constructor(private readonly prisma: PrismaClient) {}
 
   open(session: NewSession): Promise<Session> {
-    return this.prisma.session.create({ data: session });
+    return this.prisma.session.create({
+      data: { ...session, userAgent: session.userAgent ?? null, lastSeenAt: session.authTime },
+    });
   }
 
   async findByTokenHash(tokenHash: string): Promise<{ session: Session; user: User } | undefined> {
@@ -21,5 +23,30 @@ export class PrismaSessionStore implements SessionStore {
       data: { endedAt: now },
     });
     return ended.count > 0;
+  }
+
+  listLive(userId: string, now: Date): Promise<Session[]> {
+    return this.prisma.session.findMany({
+      where: { userId, endedAt: null, expiresAt: { gt: now } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async findLive(userId: string, sessionId: string, now: Date): Promise<Session | undefined> {
+    const found = await this.prisma.session.findFirst({
+      where: { id: sessionId, userId, endedAt: null, expiresAt: { gt: now } },
+    });
+    return found ?? undefined;
+  }
+
+  async touch(sessionId: string, now: Date, staleBefore: Date): Promise<void> {
+    await this.prisma.session.updateMany({
+      where: {
+        id: sessionId,
+        endedAt: null,
+        OR: [{ lastSeenAt: null }, { lastSeenAt: { lt: staleBefore } }],
+      },
+      data: { lastSeenAt: now },
+    });
   }
 }

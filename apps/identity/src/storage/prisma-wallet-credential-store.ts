@@ -14,7 +14,8 @@ export class PrismaWalletCredentialStore implements WalletCredentialStore {
   ): Promise<'linked' | 'conflict' | undefined> {
     const { subjectHash } = credential;
     return this.prisma.$transaction(async (tx) => {
-      const user = await tx.user.findUnique({ where: { id: userId } });
+      // An account being deleted takes no new credential (docs/identity.md #19).
+      const user = await tx.user.findUnique({ where: { id: userId, deletingAt: null } });
       if (!user) return undefined;
       // The unique subject hash decides the owner: two concurrent links never both win.
       const created = await tx.walletCredential.createMany({
@@ -39,7 +40,8 @@ export class PrismaWalletCredentialStore implements WalletCredentialStore {
   ): Promise<{ user: User; session: Session } | undefined> {
     return this.prisma.$transaction(async (tx) => {
       const found = await tx.walletCredential.findUnique({ where: { subjectHash }, include: { user: true } });
-      if (!found) return undefined;
+      // An account being deleted signs in no more (docs/identity.md #19).
+      if (!found || found.user.deletingAt !== null) return undefined;
       await tx.walletCredential.update({
         where: { id: found.id },
         data: { lastUsedAt: use.at, ...(use.email ? { email: use.email } : {}) },

@@ -3,6 +3,7 @@ import { randomHexToken } from '@authz/shared/crypto';
 import { NotFoundError } from '@authz/shared/errors';
 import type { Session, User } from '../generated/prisma/client.js';
 import { csrfTokenFor, sessionTokenHash } from '../sessions/browser-session-token.js';
+import { sessionUserAgent } from '../sessions/session-user-agent.js';
 import type { WalletCredentialStore } from './wallet-credential-store.js';
 import { checkWalletCredential, walletSubjectHash } from './wallet-subject.js';
 
@@ -40,6 +41,7 @@ export async function signInWithWallet(
       authTime,
       expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
       tokenHash: sessionTokenHash(deps.secretHashKey, sessionToken),
+      userAgent: sessionUserAgent(request.origin),
     },
     {
       type: 'login_success',

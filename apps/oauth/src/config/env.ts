@@ -43,6 +43,8 @@ const settingsSchema = z.object({
    * in milliseconds (docs/tokens.md #18). Also reported on shutdown.
    */
   CLIENT_USAGE_FLUSH_INTERVAL_MS: envPositiveInt(5000),
+  ACCOUNT_DELETION_SWEEP_INTERVAL_MS: envPositiveInt(60_000),
+  ACCOUNT_DELETION_GRACE_MS: envPositiveInt(60_000),
   /**
    * Requests per window of one authenticated confidential client at the token, introspection
    * and revocation endpoints (docs/security.md #11): 10,000 a second by default, above what
@@ -105,6 +107,11 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     authorizationCodeTtlSeconds: settings.AUTHORIZATION_CODE_TTL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     clientUsageFlushIntervalMs: settings.CLIENT_USAGE_FLUSH_INTERVAL_MS,
+    // docs/identity.md #19: how often a deletion left halfway is looked for, and how old it must be.
+    accountDeletion: {
+      intervalMs: settings.ACCOUNT_DELETION_SWEEP_INTERVAL_MS,
+      graceMs: settings.ACCOUNT_DELETION_GRACE_MS,
+    },
     clientRateLimit: {
       enabled: settings.RATE_LIMIT_ENABLED,
       points: settings.CLIENT_RATE_LIMIT,

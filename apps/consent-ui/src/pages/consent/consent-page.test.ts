@@ -61,7 +61,8 @@ describe('GET /ui/consent', () => {
     );
     expect(items).toEqual([
       'Confirm your identity',
-      'Your name',
+      // Alice has set no name, so none is promised (the spec's X1).
+      'Your profile (you have not set a name)',
       'Your email address New',
       'Stay signed in and keep access while you are away',
       'notes:&lt;write&gt; New',

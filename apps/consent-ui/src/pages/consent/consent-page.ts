@@ -77,10 +77,12 @@ interface ConsentView {
 function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, prompt }: ConsentView) {
   const fresh = new Set(prompt.newScopes);
   const identity = clientIdentity(prompt);
+  // The spec's X1: "Your name" only for a user who has set one.
+  const describe = (scope: string) => describeScope(scope, session);
   const scopes = prompt.scopes.map(
     (scope) =>
       html`<li>
-        <span>${describeScope(scope)}</span>${fresh.has(scope) && html` <span class="badge">New</span>`}
+        <span>${describe(scope)}</span>${fresh.has(scope) && html` <span class="badge">New</span>`}
       </li> `,
   );
   const resources = prompt.resources.map((resource) => html`<li><code>${resource}</code></li> `);

@@ -9,6 +9,13 @@ const SCOPE_WORDING: Readonly<Record<string, string>> = {
   offline_access: 'Stay signed in and keep access while you are away',
 };
 
-export function describeScope(scope: string): string {
+/**
+ * The spec's X1: `profile` releases the user's name, so the screen promises "Your name" only to a
+ * user who has set one; for the others it says there is none to share.
+ */
+const PROFILE_WITHOUT_NAME = 'Your profile (you have not set a name)';
+
+export function describeScope(scope: string, user: { name?: string | undefined } = {}): string {
+  if (scope === 'profile' && user.name === undefined) return PROFILE_WITHOUT_NAME;
   return Object.hasOwn(SCOPE_WORDING, scope) ? SCOPE_WORDING[scope]! : scope;
 }

@@ -17,6 +17,11 @@ export interface SessionView {
   csrfToken: string;
   /** When the user last signed in, epoch seconds (OIDC auth_time). */
   authTime: number;
+  userId: string;
+  sessionId: string;
+  emailVerified: boolean;
+  /** The name the user set (the spec's X1), absent until set. */
+  name?: string;
 }
 
 export interface IdentityPort {

@@ -27,7 +27,14 @@ import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
 
 type Deps = Pick<
   Registry,
-  'identity' | 'authorization' | 'links' | 'loginCsrfKey' | 'wallet' | 'walletLinks' | 'recoveryLinks'
+  | 'identity'
+  | 'authorization'
+  | 'links'
+  | 'loginCsrfKey'
+  | 'wallet'
+  | 'walletLinks'
+  | 'recoveryLinks'
+  | 'accountLinks'
 >;
 
 /** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
@@ -41,6 +48,7 @@ const NEXT_PAGES = {
   'wallet-link': (deps: Deps) => deps.walletLinks.link(),
   'account-password': (deps: Deps) => deps.recoveryLinks.accountPassword(),
   'account-email': (deps: Deps) => deps.recoveryLinks.accountEmail(),
+  account: (deps: Deps) => deps.accountLinks.account(),
 } as const;
 export type NextPage = keyof typeof NEXT_PAGES;
 
@@ -173,7 +181,7 @@ interface LoginFormView {
 
 /** docs/contract.md "Hosted pages": one form, an email input, a password input, one submit button. */
 function loginFormPage(
-  { links, recoveryLinks }: Pick<Registry, 'links' | 'recoveryLinks'>,
+  { links, recoveryLinks, accountLinks }: Pick<Registry, 'links' | 'recoveryLinks' | 'accountLinks'>,
   status: number,
   { handle, next, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
   setCookies: string[] = [],
@@ -217,6 +225,7 @@ function loginFormPage(
           </div>
         </form>
         <p><a href="${recoveryLinks.forgotPassword()}">Forgot password?</a></p>
+        <p><a href="${accountLinks.register(handle)}">Create an account</a></p>
         ${walletOffer}`,
     },
     setCookies,

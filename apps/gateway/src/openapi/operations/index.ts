@@ -1,5 +1,6 @@
 import type { OperationDocs } from '../types.js';
 import { accountRecoveryOperations } from './account-recovery.js';
+import { accountLifecycleOperations } from './account-lifecycle.js';
 import { accountOperations } from './accounts.js';
 import { consentOperations } from './consents.js';
 import { developerOperations } from './developer.js';
@@ -15,6 +16,7 @@ export const operations: OperationDocs = {
   ...discoveryOperations,
   ...accountOperations,
   ...accountRecoveryOperations,
+  ...accountLifecycleOperations,
   ...oauthOperations,
   ...registrationOperations,
   ...developerOperations,

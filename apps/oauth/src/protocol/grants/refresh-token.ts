@@ -6,6 +6,7 @@ import {
 } from '@authz/shared/errors';
 import { mintAccessToken } from '../access-token/access-token.js';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
+import { FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
 import { checkAuthorizedResource } from '../resource/check-authorized-resource.js';
 import type { IdentityUser } from '../identity-port.js';
 import {
@@ -57,6 +58,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
     await revokeRefreshTokenFamily(deps, stored.familyId, now);
     throw refreshTokenReused('refresh token rotated concurrently: treated as reuse');
   }
+  await noteFirstPartySessionUse(deps, stored);
   return {
     accessToken: accessToken.token,
     // docs/decisions.md #7: always a new refresh token, never an ID token.
@@ -108,6 +110,18 @@ async function currentUser(deps: Registry, stored: StoredRefreshToken): Promise<
     if (!(error instanceof NotFoundError)) throw error;
     await revokeRefreshTokenFamily(deps, stored.familyId);
     throw invalidGrant('user no longer exists');
+  }
+}
+
+// docs/identity.md #20: a first-party session shows no other sign of use than its refreshes.
+// identity coalesces the write; a failure to note it never fails the refresh.
+async function noteFirstPartySessionUse(deps: Registry, stored: StoredRefreshToken): Promise<void> {
+  const { sessionId, clientId } = stored.family;
+  if (clientId !== FIRST_PARTY_CLIENT_ID || !sessionId) return;
+  try {
+    await deps.accounts.touchSession(sessionId);
+  } catch (error) {
+    deps.log.warn({ err: error }, 'session use not noted');
   }
 }
 

@@ -19,6 +19,8 @@ export interface UserInfo {
   sub: string;
   email?: string;
   emailVerified?: true;
+  /** OIDC Core 5.4: under `profile`, once the user has set one (the spec's X1). */
+  name?: string;
 }
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity'>;
@@ -33,10 +35,13 @@ export async function userInfo(deps: Deps, accessToken: string): Promise<UserInf
     throw new InsufficientScopeError({ message: 'The access token was not granted the openid scope' });
   }
   const user = await currentUser(deps, claims.sub);
-  const email = parseScope(claims.scope).includes('email')
-    ? mostTrustedEmail(user.verifiedEmails)
-    : undefined;
-  return { sub: user.id, ...(email ? { email: email.email, emailVerified: true } : {}) };
+  const scope = parseScope(claims.scope);
+  const email = scope.includes('email') ? mostTrustedEmail(user.verifiedEmails) : undefined;
+  return {
+    sub: user.id,
+    ...(email ? { email: email.email, emailVerified: true } : {}),
+    ...(scope.includes('profile') && user.name !== undefined ? { name: user.name } : {}),
+  };
 }
 
 /** RFC 6750 section 3.1's invalid_token cases, told apart for the client (docs/errors.md). */
