@@ -71,7 +71,7 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
       .addService(IdentityService, identityServiceImplementation(registry))
       .addService(AuditService, auditServiceImplementation(registry))
       .addService(AccountLookupService, accountLookupServiceImplementation(registry))
-      .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry));
+      .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry))
       .addService(AccountService, accountServiceImplementation(registry));
   } catch (error) {
     await queue.close();

@@ -11,7 +11,7 @@ export interface CompleteAccountDeletionDeps {
 
 /**
  * The keyed hash that stands for a deleted user in the audit log (the spec's X1, docs/identity.md
- * #17): an operator who knows an id can find its history; the log alone names nobody.
+ * #19): an operator who knows an id can find its history; the log alone names nobody.
  */
 export function auditUserHash(secretHashKey: Buffer, userId: string): string {
   return keyedHash(secretHashKey, `audit-user:${userId.toLowerCase()}`);

@@ -15,11 +15,15 @@ export function accountRecoveryServiceImplementation(
       await requestPasswordReset(registry, email, origin);
       return {};
     },
+    // Both end sessions: relay those ends to oauth at once (docs/identity.md #17).
     async resetPassword({ token, password, origin }) {
-      return { userId: await resetPassword(registry, { token, password, origin }) };
+      const userId = await resetPassword(registry, { token, password, origin });
+      registry.onSessionEnded();
+      return { userId };
     },
     async changePassword(request) {
       await changePassword(registry, request);
+      registry.onSessionEnded();
       return {};
     },
     async requestEmailChange(request) {

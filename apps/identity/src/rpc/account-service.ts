@@ -29,6 +29,8 @@ export function accountServiceImplementation(
     },
     async beginAccountDeletion(request) {
       const { developerId } = await beginAccountDeletion(registry, request);
+      // The sessions it ended go out to oauth at once (docs/identity.md #17), not at the next poll.
+      registry.onSessionEnded();
       return developerId === undefined ? {} : { developerId };
     },
     async completeAccountDeletion(request) {

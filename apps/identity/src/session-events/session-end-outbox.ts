@@ -9,5 +9,9 @@ export type { SessionEndRow };
 export interface SessionEndOutbox {
   /** Rows not yet enqueued, oldest first. */
   pending(limit: number): Promise<SessionEndRow[]>;
-  markEnqueued(id: string, at: Date): Promise<void>;
+  /**
+   * Forgets a row once its job is on the queue: a relayed end is the queue's to keep, and a
+   * row left behind would keep the user's id after an account deletion (docs/identity.md #19).
+   */
+  forget(id: string): Promise<void>;
 }

@@ -21,8 +21,8 @@ export interface SessionEndRelay {
 
 /**
  * Moves committed session ends into the session-events queue, as the mail relay does for mail
- * (docs/decisions.md #29): a row stays until its job is added (jobId = row id, so a crash
- * between the two adds nothing twice), and a pass runs every poll interval, so an end written
+ * (docs/decisions.md #29): a row stays until its job is added, then goes (jobId = row id, so a
+ * crash between the two adds nothing twice), and a pass runs every poll interval, so an end written
  * by code that never kicks is still relayed.
  */
 export function createSessionEndRelay(deps: SessionEndRelayDeps): SessionEndRelay {
@@ -40,7 +40,7 @@ export function createSessionEndRelay(deps: SessionEndRelayDeps): SessionEndRela
           { sessionId: row.sessionId, userId: row.userId, endedAt: row.endedAt.getTime() },
           row.id,
         );
-        await deps.outbox.markEnqueued(row.id, new Date());
+        await deps.outbox.forget(row.id);
       }
       if (rows.length < BATCH_SIZE) return;
     }

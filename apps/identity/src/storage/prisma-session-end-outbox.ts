@@ -12,10 +12,7 @@ export class PrismaSessionEndOutbox implements SessionEndOutbox {
     });
   }
 
-  async markEnqueued(id: string, at: Date): Promise<void> {
-    await this.prisma.sessionEndOutbox.updateMany({
-      where: { id, enqueuedAt: null },
-      data: { enqueuedAt: at },
-    });
+  async forget(id: string): Promise<void> {
+    await this.prisma.sessionEndOutbox.deleteMany({ where: { id } });
   }
 }

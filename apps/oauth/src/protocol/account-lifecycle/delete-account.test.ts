@@ -82,6 +82,11 @@ class World {
       return fresh;
     },
     isDenied: async (jti) => this.denied.has(jti),
+    // Deletion denies by jti only; the per-user cut-off (docs/tokens.md #31) is never asked for.
+    cutOffUser: async () => {
+      throw new Error('deletion does not cut off by time');
+    },
+    userCutOff: async () => undefined,
   };
 
   get deps() {
