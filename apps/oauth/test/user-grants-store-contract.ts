@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserGrantsStore } from '../src/protocol/account-lifecycle/user-grants-store.js';
 import type { AuthorizationCodeStore } from '../src/protocol/authorization-code/authorization-code-store.js';
 import type { ConsentStore } from '../src/protocol/consent/consent-store.js';
+import type { DerivedTokenStore } from '../src/protocol/token-lineage/derived-token-store.js';
 import type { RefreshTokenStore } from '../src/protocol/refresh-token/refresh-token-store.js';
 
 export interface UserGrantsStores {
@@ -10,6 +11,7 @@ export interface UserGrantsStores {
   refreshTokens: RefreshTokenStore;
   consents: ConsentStore;
   codes: AuthorizationCodeStore;
+  derivedTokens: DerivedTokenStore;
 }
 
 /** The behaviour every UserGrantsStore must show (docs/architecture.md #15, docs/tokens.md #33). */
@@ -56,6 +58,13 @@ export function describeUserGrantsStore(name: string, subject: () => UserGrantsS
     await codes.recordIssued(saved!.id, {
       accessToken: { jti: `${userId}-c`, expiresAt: Math.ceil(later.getTime() / 1000) },
     });
+    // A token exchanged from the code's access token, recorded with no family (docs/tokens.md #30).
+    await subject().derivedTokens.record({
+      jti: `${userId}-d`,
+      userId,
+      expiresAt: Math.ceil(later.getTime() / 1000),
+      lineage: { familyId: null, sessionId: null, consentId: null, rootJti: `${userId}-c` },
+    });
     return { userId, consent, codeHash: code.codeHash };
   }
 
@@ -64,14 +73,19 @@ export function describeUserGrantsStore(name: string, subject: () => UserGrantsS
       const { userId } = await userWithGrants();
       const other = await userWithGrants();
       const live = await subject().grants.revokeAll(userId, new Date());
-      expect(live.map(({ jti }) => jti).sort()).toEqual([`${userId}-a`, `${userId}-b`, `${userId}-c`]);
+      expect(live.map(({ jti }) => jti).sort()).toEqual([
+        `${userId}-a`,
+        `${userId}-b`,
+        `${userId}-c`,
+        `${userId}-d`,
+      ]);
       expect(live.every(({ expiresAt }) => expiresAt === Math.ceil(later.getTime() / 1000))).toBe(true);
       // Past their expiry nothing is left to deny.
       expect(await subject().grants.revokeAll(userId, new Date(later.getTime() + 1000))).toEqual([]);
       expect((await subject().consents.listLive(other.userId)).length).toBe(1);
     });
 
-    it("deletes the user's consents, families and codes, and nobody else's; again is a no-op", async () => {
+    it("deletes the user's consents, families, codes and derived tokens, and nobody else's; again is a no-op", async () => {
       const { userId, codeHash } = await userWithGrants();
       const other = await userWithGrants();
       await subject().grants.revokeAll(userId, new Date());
@@ -81,7 +95,7 @@ export function describeUserGrantsStore(name: string, subject: () => UserGrantsS
       expect(await subject().grants.revokeAll(userId, new Date())).toEqual([]);
       await subject().grants.deleteAll(userId);
       expect(await subject().codes.findByHash(other.codeHash)).toBeDefined();
-      expect((await subject().grants.revokeAll(other.userId, new Date())).length).toBe(3);
+      expect((await subject().grants.revokeAll(other.userId, new Date())).length).toBe(4);
     });
   });
 }

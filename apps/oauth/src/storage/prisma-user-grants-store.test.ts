@@ -5,6 +5,7 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import { describeUserGrantsStore, type UserGrantsStores } from '../../test/user-grants-store-contract.js';
 import { PrismaAuthorizationCodeStore } from './prisma-authorization-code-store.js';
 import { PrismaConsentStore } from './prisma-consent-store.js';
+import { PrismaDerivedTokenStore } from './prisma-derived-token-store.js';
 import { PrismaRefreshTokenStore } from './prisma-refresh-token-store.js';
 import { PrismaUserGrantsStore } from './prisma-user-grants-store.js';
 
@@ -19,6 +20,7 @@ beforeAll(() => {
     refreshTokens: new PrismaRefreshTokenStore(prisma),
     consents: new PrismaConsentStore(prisma),
     codes: new PrismaAuthorizationCodeStore(prisma),
+    derivedTokens: new PrismaDerivedTokenStore(prisma),
   };
 });
 
