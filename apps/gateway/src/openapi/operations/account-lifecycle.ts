@@ -18,7 +18,7 @@ export const accountLifecycleOperations: OperationDocs = {
     errors: { 401: unauthorized },
   },
   'DELETE /auth/sessions/{id}': {
-    operationId: 'endSession',
+    operationId: 'endAccountSession',
     summary: 'Sign a session out',
     description:
       "Ends one of the user's sessions: its refresh tokens are revoked and the access tokens issued in it " +
