@@ -234,6 +234,7 @@ describe('a valid request without a session', () => {
     expect(response.status).toBe(415);
     expect(await response.json()).toEqual({
       error: 'invalid_request',
+      error_description: 'Send the body as application/x-www-form-urlencoded',
       code: 'INVALID_REQUEST',
       statusCode: 415,
     });

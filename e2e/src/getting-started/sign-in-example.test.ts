@@ -70,7 +70,7 @@ describe('getting started: from a new account to a signed-in relying party', () 
     const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email));
     const token = mail.links.map((link) => /[?&]token=([0-9a-f]{64})$/.exec(link)?.[1]).find(Boolean);
     expect(token).toMatch(/^[0-9a-f]{64}$/);
-    const verified = await call(suite, 'GET', `/auth/verify?token=${token}`);
+    const verified = await call(suite, 'POST', '/auth/verify', { body: { token } });
     expect(verified.status).toBe(200);
     expect(verified.body).toEqual({ message: 'Email verified', email });
 

@@ -165,8 +165,13 @@ function jsonProblems(response: ObservedResponse): string[] {
   const route = routeKey(response);
   const isApi = apiEnvelopeProblems(parsed, response);
   const isOAuth = oauthEnvelopeProblems(parsed, response.status);
-  // RFC 6750 section 3.1: a Bearer route asked without a token answers the plain envelope.
-  const oauthRoute = OAUTH_ROUTES.has(route) && !(route.endsWith('/userinfo') && response.status === 401);
+  // RFC 6750 section 3.1: a Bearer route asked without a token answers the plain envelope; a
+  // refused token is invalid_token, with its error_description (docs/errors.md).
+  const withoutToken =
+    route.endsWith('/userinfo') &&
+    response.status === 401 &&
+    !(isObject(parsed) && parsed.error === 'invalid_token');
+  const oauthRoute = OAUTH_ROUTES.has(route) && !withoutToken;
   if (oauthRoute) return isOAuth;
   return isApi;
 }

@@ -2,9 +2,7 @@ import type { Logger } from '@authz/shared/logger';
 import type { MailOutbox } from './mail-outbox.js';
 import type { MailQueue } from './mail-queue.js';
 import { openOutboxPayload } from './outbox-payload.js';
-
-const BATCH_SIZE = 50;
-const STOP_GRACE_MS = 2000;
+import { createRelayLoop, type Relay } from './relay-loop.js';
 
 export interface OutboxRelayDeps {
   outbox: MailOutbox;
@@ -14,12 +12,7 @@ export interface OutboxRelayDeps {
   pollIntervalMs: number;
 }
 
-export interface OutboxRelay {
-  start(): void;
-  /** Asks for a pass now (after a registration commits); passes never overlap. */
-  kick(): void;
-  stop(): Promise<void>;
-}
+export type OutboxRelay = Relay;
 
 /**
  * docs/decisions.md #29: moves committed outbox rows into the BullMQ queue. Rows stay until their
@@ -27,54 +20,16 @@ export interface OutboxRelay {
  * Once enqueued, the sealed payload is erased: the job now carries the mail.
  */
 export function createOutboxRelay(deps: OutboxRelayDeps): OutboxRelay {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  const pass = async (): Promise<void> => {
-    for (;;) {
-      const rows = await deps.outbox.pending(BATCH_SIZE);
-      for (const row of rows) {
-        if (stopped) return;
-        if (row.payload !== null) {
-          await deps.queue.add(row.jobName, openOutboxPayload(deps.outboxKey, row.id, row.payload), row.id);
-        }
-        await deps.outbox.markEnqueued(row.id, new Date());
+  return createRelayLoop({
+    name: 'mail outbox relay',
+    log: deps.log,
+    pollIntervalMs: deps.pollIntervalMs,
+    pending: (limit) => deps.outbox.pending(limit),
+    async relay(row) {
+      if (row.payload !== null) {
+        await deps.queue.add(row.jobName, openOutboxPayload(deps.outboxKey, row.id, row.payload), row.id);
       }
-      if (rows.length < BATCH_SIZE) return;
-    }
-  };
-
-  const kick = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'mail outbox relay pass failed; will retry'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  };
-
-  return {
-    start() {
-      timer = setInterval(kick, deps.pollIntervalMs);
-      timer.unref();
-      kick();
+      await deps.outbox.markEnqueued(row.id, new Date());
     },
-    kick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      // A pass blocked on an unreachable Redis must not hold up shutdown; its rows stay queued.
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-    },
-  };
+  });
 }
