@@ -90,6 +90,7 @@ describe('ResolveClient: stored clients', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      idTokenSignedResponseAlg: 'EdDSA',
     });
     expect(await storedRow(id)).toBe(before);
     expect(clients.invalidations.length).toBe(published);
@@ -126,6 +127,7 @@ describe('ResolveClient: stored clients', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      idTokenSignedResponseAlg: 'EdDSA',
     });
   });
 
@@ -211,6 +213,7 @@ describe('ResolveClient: client ID metadata documents', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      idTokenSignedResponseAlg: 'EdDSA',
     });
     const authenticated = await clients.client.authenticateClient({
       bodyClientId: clientId,
