@@ -96,8 +96,22 @@ describe('register, verify by email, login', () => {
     for (const key of response.body.keys) {
       expect(key).toEqual(
         key.alg === 'RS256'
-          ? { kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: expect.any(String), alg: 'RS256', use: 'sig' }
-          : { kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), alg: 'EdDSA', use: 'sig' },
+          ? {
+              kty: 'RSA',
+              n: expect.any(String),
+              e: 'AQAB',
+              kid: expect.any(String),
+              alg: 'RS256',
+              use: 'sig',
+            }
+          : {
+              kty: 'OKP',
+              crv: 'Ed25519',
+              x: expect.any(String),
+              kid: expect.any(String),
+              alg: 'EdDSA',
+              use: 'sig',
+            },
       );
     }
     expect(response.body.keys.map((key) => key.alg).sort()).toEqual(['EdDSA', 'RS256']);

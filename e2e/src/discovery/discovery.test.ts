@@ -135,7 +135,7 @@ describe('the JWKS, served from the gateway', () => {
         expect.objectContaining({ kty: 'RSA', alg: 'RS256' }),
       ]),
     });
-    expect(bodies[0].keys).toHaveLength(2);
+    expect((bodies[0] as { keys: unknown[] }).keys).toHaveLength(2);
 
     // Once the copy is older than that, the next caller gets the set oauth publishes now.
     await new Promise((resolve) => setTimeout(resolve, JWKS_CACHE_MS + 50));

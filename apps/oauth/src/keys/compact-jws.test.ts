@@ -92,7 +92,9 @@ describe('signRs256CompactJws', () => {
   });
 
   it('refuses a key that is not an RSA private key', () => {
-    expect(() => signRs256CompactJws({ alg: 'RS256', typ: 'JWT', kid: 'k' }, {}, privateKey)).toThrow(TypeError);
+    expect(() => signRs256CompactJws({ alg: 'RS256', typ: 'JWT', kid: 'k' }, {}, privateKey)).toThrow(
+      TypeError,
+    );
     expect(() => signRs256CompactJws({ alg: 'RS256', typ: 'JWT', kid: 'k' }, {}, rsa.publicKey)).toThrow(
       TypeError,
     );

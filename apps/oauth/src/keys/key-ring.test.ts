@@ -110,7 +110,9 @@ describe('signing keys', () => {
     const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: rsa.kid })).toString(
       'base64url',
     );
-    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), rsa.privateKey).toString('base64url');
+    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), rsa.privateKey).toString(
+      'base64url',
+    );
     const forged = `${header}.${payload}.${signature}`;
     await expect(a.verifyWithJwks(forged)).resolves.toBeTruthy();
     await expect(
