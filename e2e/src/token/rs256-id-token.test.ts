@@ -48,7 +48,8 @@ async function signIn(client: AppClient, config: oidc.Configuration) {
   const pkce = newPkce();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const result = await completeAuthorization(flow, new TestBrowser(), user, { client, pkce, state, nonce });
+  const browser = new TestBrowser();
+  const result = await completeAuthorization(flow, browser, user, { client, pkce, state, nonce });
   expect(result.callback.href.startsWith(`${REDIRECT_URI}?`)).toBe(true);
   const redeem = () =>
     oidc.authorizationCodeGrant(config, result.callback, {
@@ -57,7 +58,7 @@ async function signIn(client: AppClient, config: oidc.Configuration) {
       expectedNonce: nonce,
       idTokenExpected: true,
     });
-  return { user, redeem };
+  return { user, browser, redeem };
 }
 
 describe('RS256 ID tokens for relying parties that need them', () => {
@@ -103,6 +104,26 @@ describe('RS256 ID tokens for relying parties that need them', () => {
     const expectingEdDsa = await signIn(client, await relyingParty(client, 'EdDSA'));
     const tokens = await expectingEdDsa.redeem();
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('EdDSA');
+  });
+
+  it('takes an RS256 ID token as id_token_hint at RP-initiated logout (extensions X3)', async () => {
+    const loggedOut = 'https://app.example/logged-out';
+    const client = await newAppClient(flow, {
+      idTokenSignedResponseAlg: 'RS256',
+      postLogoutRedirectUris: [loggedOut],
+    });
+    const config = await relyingParty(client, 'RS256');
+    const { browser, redeem } = await signIn(client, config);
+    const tokens = await redeem();
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256');
+    const url = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: loggedOut,
+      state: 'rs256-logout',
+    });
+    const response = await browser.get(url.href);
+    expect(response.status).toBe(302);
+    expect(response.location).toBe(`${loggedOut}?state=rs256-logout`);
   });
 
   it('refuses any other algorithm in the developer API and in dynamic registration', async () => {
