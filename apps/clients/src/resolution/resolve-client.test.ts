@@ -243,6 +243,33 @@ describe('ResolveClient: client ID metadata documents', () => {
     });
   });
 
+  it('reads id_token_signed_response_alg from the document, and refuses one it does not sign with', async () => {
+    const rs256 = `/clients/${randomUUID()}.json`;
+    publish(
+      {
+        client_id: documents.url(rs256),
+        redirect_uris: ['https://notes.example/callback'],
+        id_token_signed_response_alg: 'RS256',
+      },
+      rs256,
+    );
+    const { client } = await clients.client.resolveClient({ clientId: documents.url(rs256) });
+    expect(client?.idTokenSignedResponseAlg).toBe('RS256');
+    const hs256 = `/clients/${randomUUID()}.json`;
+    publish(
+      {
+        client_id: documents.url(hs256),
+        redirect_uris: ['https://notes.example/callback'],
+        id_token_signed_response_alg: 'HS256',
+      },
+      hs256,
+    );
+    expect(await invalidClient(documents.url(hs256))).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringContaining('id_token_signed_response_alg'),
+    });
+  });
+
   it('answers a fetch failure exactly as AuthenticateClient does, without naming the cause', async () => {
     // Nothing is served at either path (404); two URLs, so neither answer comes from the cache.
     const unserved = () => documents.url(`/clients/${randomUUID()}.json`);
