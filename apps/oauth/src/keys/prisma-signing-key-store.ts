@@ -1,6 +1,12 @@
 import type { JWK } from 'jose';
 import type { PrismaClient, SigningKey } from '../generated/prisma/client.js';
-import type { NewSigningKey, SigningAlg, SigningKeyRecord, SigningKeyStore } from './signing-key-store.js';
+import {
+  SIGNING_ALGS,
+  type NewSigningKey,
+  type SigningAlg,
+  type SigningKeyRecord,
+  type SigningKeyStore,
+} from './signing-key-store.js';
 
 // Transaction-scoped advisory lock taken by every writer of oauth.signing_keys (any number,
 // distinct from Prisma's migration lock 72707369).
@@ -50,7 +56,7 @@ export class PrismaSigningKeyStore implements SigningKeyStore {
 function toRecord(row: SigningKey): SigningKeyRecord {
   return {
     kid: row.kid,
-    alg: row.alg === 'RS256' ? 'RS256' : 'EdDSA',
+    alg: signingAlg(row.alg),
     publicJwk: row.publicJwk as JWK,
     privateKeyEncrypted: row.privateKeyEncrypted,
     status: row.status === 'active' ? 'active' : 'retired',
@@ -58,4 +64,11 @@ function toRecord(row: SigningKey): SigningKeyRecord {
     publishUntil: row.publishUntil,
     activatesAt: row.activatesAt,
   };
+}
+
+// A row of an algorithm this code does not know is an error, never another algorithm's key.
+function signingAlg(alg: string): SigningAlg {
+  const known = SIGNING_ALGS.find((candidate) => candidate === alg);
+  if (!known) throw new Error(`signing key of unknown algorithm ${alg}`);
+  return known;
 }
