@@ -24,6 +24,7 @@ export const config = (overrides: Partial<ClientConfig> = {}): ClientConfig => (
   postLogoutRedirectUris: [],
   backchannelLogoutUri: null,
   backchannelLogoutSessionRequired: false,
+  idTokenSignedResponseAlg: 'EdDSA',
   ...overrides,
 });
 
@@ -131,6 +132,18 @@ export function describeClientStore(name: string, stores: () => ClientsStores): 
         secretHash: null,
       });
       expect(await clients().findByClientId(created.clientId)).toEqual(publicClient);
+    });
+
+    it('stores the ID token signing algorithm, EdDSA unless set (docs/tokens.md #34)', async () => {
+      const created = await clients().create(
+        newClient({ config: config({ idTokenSignedResponseAlg: 'RS256' }) }),
+      );
+      expect(created.idTokenSignedResponseAlg).toBe('RS256');
+      expect((await clients().findByClientId(created.clientId))?.idTokenSignedResponseAlg).toBe('RS256');
+      const updated = await clients().update(created.id, {
+        config: config({ idTokenSignedResponseAlg: 'EdDSA' }),
+      });
+      expect(updated?.idTokenSignedResponseAlg).toBe('EdDSA');
     });
 
     it('deletes a client once, with its API keys', async () => {

@@ -92,16 +92,29 @@ describe('register, verify by email, login', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(response.body.keys.length).toBeGreaterThan(0);
+    // Ed25519 keys, and RSA keys for the ID tokens of RS256 clients (docs/tokens.md #34).
     for (const key of response.body.keys) {
-      expect(key).toEqual({
-        kty: 'OKP',
-        crv: 'Ed25519',
-        x: expect.any(String),
-        kid: expect.any(String),
-        alg: 'EdDSA',
-        use: 'sig',
-      });
+      expect(key).toEqual(
+        key.alg === 'RS256'
+          ? {
+              kty: 'RSA',
+              n: expect.any(String),
+              e: 'AQAB',
+              kid: expect.any(String),
+              alg: 'RS256',
+              use: 'sig',
+            }
+          : {
+              kty: 'OKP',
+              crv: 'Ed25519',
+              x: expect.any(String),
+              kid: expect.any(String),
+              alg: 'EdDSA',
+              use: 'sig',
+            },
+      );
     }
+    expect(response.body.keys.map((key) => key.alg).sort()).toEqual(['EdDSA', 'RS256']);
     const email = newEmail();
     await register(email);
     const { body } = await login(email);

@@ -70,7 +70,7 @@ describe('discovery documents', () => {
       ...expectedServerMetadata(issuer),
       userinfo_endpoint: `${issuer}/oauth/userinfo`,
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['EdDSA'],
+      id_token_signing_alg_values_supported: ['EdDSA', 'RS256'],
       claims_supported: [
         'sub',
         'iss',
@@ -128,9 +128,14 @@ describe('the JWKS, served from the gateway', () => {
     for (let again = 0; again < 3; again += 1) bodies.push(await jwks());
     expect(await jwksCalls()).toBe(before + 1);
     expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
+    // docs/tokens.md #34: the Ed25519 key and the RSA key of RS256 ID tokens.
     expect(bodies[0]).toEqual({
-      keys: [expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' })],
+      keys: expect.arrayContaining([
+        expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' }),
+        expect.objectContaining({ kty: 'RSA', alg: 'RS256' }),
+      ]),
     });
+    expect((bodies[0] as { keys: unknown[] }).keys).toHaveLength(2);
 
     // Once the copy is older than that, the next caller gets the set oauth publishes now.
     await new Promise((resolve) => setTimeout(resolve, JWKS_CACHE_MS + 50));

@@ -83,6 +83,7 @@ export function expectedView(overrides: Record<string, unknown>) {
     postLogoutRedirectUris: [],
     backchannelLogoutUri: null,
     backchannelLogoutSessionRequired: false,
+    idTokenSignedResponseAlg: 'EdDSA',
     ...overrides,
   };
 }

@@ -62,7 +62,7 @@ export class RelyingParty {
     this.config = await oidc.discovery(
       new URL(issuer),
       clientId,
-      // docs/decisions.md #11: ID tokens are EdDSA, not the OIDC default RS256.
+      // docs/decisions.md #11: ID tokens are EdDSA unless the client registered RS256.
       { id_token_signed_response_alg: 'EdDSA' },
       oidc.ClientSecretBasic(clientSecret),
       // The test issuer is http on loopback.

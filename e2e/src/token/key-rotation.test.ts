@@ -19,11 +19,11 @@ async function accessToken(basic: Record<string, string>): Promise<string> {
   return response.body.access_token as string;
 }
 
-async function publishedKids(): Promise<string[]> {
+async function publishedKids(alg = 'EdDSA'): Promise<string[]> {
   const jwks = (await (await fetch(`${developers.suite.baseUrl}/.well-known/jwks.json`)).json()) as {
-    keys: { kid: string }[];
+    keys: { kid: string; alg: string }[];
   };
-  return jwks.keys.map((key) => key.kid);
+  return jwks.keys.filter((key) => key.alg === alg).map((key) => key.kid);
 }
 
 it('rotates with the operator command: the new key is published, then signs; old tokens still verify', async () => {
@@ -32,6 +32,8 @@ it('rotates with the operator command: the new key is published, then signs; old
   const before = await accessToken(basic);
   const oldKid = decodeProtectedHeader(before).kid!;
   expect(await publishedKids()).toEqual([oldKid]);
+  const [oldRsaKid] = await publishedKids('RS256');
+  expect(oldRsaKid).toEqual(expect.any(String));
 
   await promisify(execFile)(process.execPath, [rotateCommand], {
     env: { ...process.env, ...developers.suite.oauthEnv, LOG_LEVEL: 'warn' },
@@ -46,6 +48,10 @@ it('rotates with the operator command: the new key is published, then signs; old
     { timeout: 15_000, interval: 100 },
   );
   const newKid = kids.find((kid) => kid !== oldKid)!;
+  // The same command rotates the RS256 key of ID tokens (docs/tokens.md #34).
+  const rsaKids = await publishedKids('RS256');
+  expect(rsaKids).toHaveLength(2);
+  expect(rsaKids).toContain(oldRsaKid);
   const after = await vi.waitFor(
     async () => {
       const token = await accessToken(basic);

@@ -27,4 +27,5 @@ export type AuthenticatableClient = Pick<
   | 'postLogoutRedirectUris'
   | 'backchannelLogoutUri'
   | 'backchannelLogoutSessionRequired'
+  | 'idTokenSignedResponseAlg'
 >;

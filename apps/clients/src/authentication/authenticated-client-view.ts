@@ -24,5 +24,6 @@ export function toAuthenticatedClientMessage(
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

@@ -71,6 +71,7 @@ export function clientFromMetadataDocument(
     postLogoutRedirectUris: config.postLogoutRedirectUris,
     backchannelLogoutUri: config.backchannelLogoutUri,
     backchannelLogoutSessionRequired: config.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: config.idTokenSignedResponseAlg,
   };
 }
 
@@ -116,6 +117,7 @@ function documentConfig(
     postLogoutRedirectUris: [...new Set(metadata.postLogoutRedirectUris ?? [])],
     backchannelLogoutUri: metadata.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: metadata.backchannelLogoutSessionRequired ?? false,
+    idTokenSignedResponseAlg: metadata.idTokenSignedResponseAlg ?? 'EdDSA',
   };
 }
 

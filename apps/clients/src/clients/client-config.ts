@@ -19,6 +19,8 @@ export interface ClientConfig {
   /** Extensions X3 (OIDC Back-Channel Logout 1.0 section 2.2). */
   backchannelLogoutUri: string | null;
   backchannelLogoutSessionRequired: boolean;
+  /** OIDC Dynamic Registration 1.0 section 2; validated to EdDSA or RS256 (docs/tokens.md #34). */
+  idTokenSignedResponseAlg: string;
 }
 
 export const INVALID_JSON = Symbol('invalid JSON');
@@ -38,6 +40,7 @@ export const CREATE_DEFAULTS: ClientConfig = {
   postLogoutRedirectUris: [],
   backchannelLogoutUri: null,
   backchannelLogoutSessionRequired: false,
+  idTokenSignedResponseAlg: 'EdDSA',
 };
 
 export function configOf(client: Client): ClientConfig {
@@ -55,6 +58,7 @@ export function configOf(client: Client): ClientConfig {
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     backchannelLogoutUri: client.backchannelLogoutUri,
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }
 
@@ -80,6 +84,7 @@ export function applySettings(base: ClientConfig, settings: ClientSettings | und
       : base.backchannelLogoutUri,
     backchannelLogoutSessionRequired:
       settings.backchannelLogoutSessionRequired ?? base.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: settings.idTokenSignedResponseAlg ?? base.idTokenSignedResponseAlg,
   };
 }
 

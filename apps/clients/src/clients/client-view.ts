@@ -22,5 +22,6 @@ export function toClientMessage(client: Client): MessageInitShape<typeof ClientS
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

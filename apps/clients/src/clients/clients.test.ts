@@ -1,5 +1,10 @@
 import { keyedHash } from '@authz/shared/crypto';
-import { ForbiddenError, NotFoundError, ValidationError } from '@authz/shared/errors';
+import {
+  ForbiddenError,
+  InvalidClientMetadataError,
+  NotFoundError,
+  ValidationError,
+} from '@authz/shared/errors';
 import { testLogger, useTestEnvironment } from '@authz/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSetEnvironment } from '../app.js';
@@ -105,6 +110,50 @@ describe('ClientsService (interface.md 4.7, docs/decisions.md #14, #16, #22, #28
       { path: 'responseTypes', message: 'only code is supported' },
       { path: 'jwksUri', message: 'must be an absolute https URL without a fragment' },
     ]);
+  });
+
+  it('signs ID tokens with EdDSA by default, RS256 when set, and refuses any other alg (docs/tokens.md #34)', async () => {
+    const owner = newOwner();
+    const { client: byDefault } = await clients.client.createClient({ owner, settings: webApp });
+    expect(byDefault?.idTokenSignedResponseAlg).toBe('EdDSA');
+    const { client: rsa } = await clients.client.createClient({
+      owner,
+      settings: { ...webApp, idTokenSignedResponseAlg: 'RS256' },
+    });
+    expect(rsa?.idTokenSignedResponseAlg).toBe('RS256');
+    const { client: back } = await clients.client.updateClient({
+      client: { owner, id: rsa!.id },
+      settings: { idTokenSignedResponseAlg: 'EdDSA' },
+    });
+    expect(back?.idTokenSignedResponseAlg).toBe('EdDSA');
+    for (const alg of ['HS256', 'none', 'rs256', 'ES256', '']) {
+      const error = (await rejection(
+        clients.client.createClient({ owner, settings: { ...webApp, idTokenSignedResponseAlg: alg } }),
+      )) as ValidationError;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.details).toEqual([
+        { path: 'idTokenSignedResponseAlg', message: 'must be one of EdDSA, RS256' },
+      ]);
+    }
+    const registered = await clients.client.registerClient({
+      metadataJson: JSON.stringify({
+        redirect_uris: ['https://rp.example/cb'],
+        token_endpoint_auth_method: 'none',
+        id_token_signed_response_alg: 'RS256',
+      }),
+    });
+    expect(registered.idTokenSignedResponseAlg).toBe('RS256');
+    const refused = await rejection(
+      clients.client.registerClient({
+        metadataJson: JSON.stringify({
+          redirect_uris: ['https://rp.example/cb'],
+          token_endpoint_auth_method: 'none',
+          id_token_signed_response_alg: 'HS256',
+        }),
+      }),
+    );
+    expect(refused).toBeInstanceOf(InvalidClientMetadataError);
+    expect((refused as Error).message).toBe('id_token_signed_response_alg: must be one of EdDSA, RS256');
   });
 
   it('accepts private_key_jwt with a jwks and refuses it without one (docs/decisions.md #16)', async () => {

@@ -36,6 +36,10 @@ export function validateClientConfig(config: ClientConfig, context: ValidationCo
   checkGrantsAndResponses(config, context.grantTypes ?? GRANT_TYPES, reject);
   checkAuthMethod(config, context.allowInsecureLoopback ?? false, reject);
   checkLogoutUris(config, context.allowInsecureLoopback ?? false, reject);
+  // docs/tokens.md #34: ID tokens are EdDSA by default (interface.md 2.5) or RS256; nothing else.
+  if (!ID_TOKEN_SIGNING_ALGS.includes(config.idTokenSignedResponseAlg)) {
+    reject('idTokenSignedResponseAlg', 'must be one of EdDSA, RS256');
+  }
   if (problems.size > 0) {
     const details: FieldViolation[] = [...problems].map(([path, message]) => ({ path, message }));
     throw new ValidationError(details);
@@ -127,6 +131,8 @@ function checkLogoutUris(config: ClientConfig, allowInsecureLoopback: boolean, r
     reject('backchannelLogoutUri', BACKCHANNEL_LOGOUT_URI_MESSAGE);
   }
 }
+
+const ID_TOKEN_SIGNING_ALGS: readonly string[] = ['EdDSA', 'RS256'];
 
 const BACKCHANNEL_LOGOUT_URI_MESSAGE = 'must be an absolute https URL without a fragment';
 

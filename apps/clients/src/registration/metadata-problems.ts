@@ -15,6 +15,7 @@ const METADATA_NAMES: Record<string, string> = {
   jwksUri: 'jwks_uri',
   postLogoutRedirectUris: 'post_logout_redirect_uris',
   backchannelLogoutUri: 'backchannel_logout_uri',
+  idTokenSignedResponseAlg: 'id_token_signed_response_alg',
 };
 
 /** RFC 7591 section 3.2.2: redirect URI problems first, else every metadata problem. */

@@ -88,6 +88,7 @@ function registeredConfig(
     postLogoutRedirectUris: unique(metadata.postLogoutRedirectUris ?? []),
     backchannelLogoutUri: metadata.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: metadata.backchannelLogoutSessionRequired ?? false,
+    idTokenSignedResponseAlg: metadata.idTokenSignedResponseAlg ?? 'EdDSA',
   };
 }
 

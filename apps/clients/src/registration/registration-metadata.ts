@@ -26,6 +26,8 @@ export interface RegistrationMetadata {
   /** OIDC Back-Channel Logout 1.0 section 2.2. */
   backchannelLogoutUri?: string;
   backchannelLogoutSessionRequired?: boolean;
+  /** OIDC Dynamic Registration 1.0 section 2 (docs/tokens.md #34). */
+  idTokenSignedResponseAlg?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -59,6 +61,8 @@ export function parseRegistrationMetadata(text: string): RegistrationMetadata {
   const modes = stringMember(body, 'agent_scope_modes');
   if (modes !== undefined) metadata.agentScopeModes = modes.split(' ').filter(Boolean);
   readLogoutMetadata(body, metadata);
+  const idTokenAlg = stringMember(body, 'id_token_signed_response_alg');
+  if (idTokenAlg !== undefined) metadata.idTokenSignedResponseAlg = idTokenAlg;
   return metadata;
 }
 

@@ -25,5 +25,6 @@ export function toRegistrationMessage({
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

@@ -90,6 +90,7 @@ describe('ResolveClient: stored clients', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      idTokenSignedResponseAlg: 'EdDSA',
     });
     expect(await storedRow(id)).toBe(before);
     expect(clients.invalidations.length).toBe(published);
@@ -126,6 +127,7 @@ describe('ResolveClient: stored clients', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      idTokenSignedResponseAlg: 'EdDSA',
     });
   });
 
@@ -211,6 +213,7 @@ describe('ResolveClient: client ID metadata documents', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      idTokenSignedResponseAlg: 'EdDSA',
     });
     const authenticated = await clients.client.authenticateClient({
       bodyClientId: clientId,
@@ -237,6 +240,33 @@ describe('ResolveClient: client ID metadata documents', () => {
     });
     expect(await invalidClient(documents.url('/client.json?v=1'))).toMatchObject({
       error_description: 'The client_id is not a valid client metadata document URL',
+    });
+  });
+
+  it('reads id_token_signed_response_alg from the document, and refuses one it does not sign with', async () => {
+    const rs256 = `/clients/${randomUUID()}.json`;
+    publish(
+      {
+        client_id: documents.url(rs256),
+        redirect_uris: ['https://notes.example/callback'],
+        id_token_signed_response_alg: 'RS256',
+      },
+      rs256,
+    );
+    const { client } = await clients.client.resolveClient({ clientId: documents.url(rs256) });
+    expect(client?.idTokenSignedResponseAlg).toBe('RS256');
+    const hs256 = `/clients/${randomUUID()}.json`;
+    publish(
+      {
+        client_id: documents.url(hs256),
+        redirect_uris: ['https://notes.example/callback'],
+        id_token_signed_response_alg: 'HS256',
+      },
+      hs256,
+    );
+    expect(await invalidClient(documents.url(hs256))).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringContaining('id_token_signed_response_alg'),
     });
   });
 

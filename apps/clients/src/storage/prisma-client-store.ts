@@ -85,5 +85,6 @@ function configData(config: ClientConfig) {
     postLogoutRedirectUris: config.postLogoutRedirectUris,
     backchannelLogoutUri: config.backchannelLogoutUri,
     backchannelLogoutSessionRequired: config.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: config.idTokenSignedResponseAlg,
   };
 }

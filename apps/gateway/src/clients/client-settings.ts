@@ -16,6 +16,7 @@ export interface ClientSettingsBody {
   postLogoutRedirectUris?: string[];
   backchannelLogoutUri?: string | null;
   backchannelLogoutSessionRequired?: boolean;
+  idTokenSignedResponseAlg?: string;
 }
 
 /**
@@ -49,5 +50,8 @@ export function toClientSettings(body: ClientSettingsBody): MessageInitShape<typ
     ...(body.backchannelLogoutSessionRequired === undefined
       ? {}
       : { backchannelLogoutSessionRequired: body.backchannelLogoutSessionRequired }),
+    ...(body.idTokenSignedResponseAlg === undefined
+      ? {}
+      : { idTokenSignedResponseAlg: body.idTokenSignedResponseAlg }),
   };
 }

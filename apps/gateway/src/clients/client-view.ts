@@ -20,6 +20,7 @@ export function toClientView(client: Client) {
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     backchannelLogoutUri: client.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }
 

@@ -55,6 +55,11 @@ const registrationResponse = {
       type: 'boolean',
       description: 'With backchannel_logout_uri.',
     },
+    id_token_signed_response_alg: {
+      type: 'string',
+      enum: ['RS256'],
+      description: 'When RS256 was registered; absent means the default EdDSA (docs/tokens.md #34).',
+    },
   },
 } as const;
 
@@ -97,6 +102,10 @@ export async function registrationRoute(
             ? {}
             : { agent_scope_modes: registered.agentScopeModes }),
           ...logoutMetadata(registered),
+          // docs/clients.md #21: echoed when it is not the default, as the logout members are.
+          ...(registered.idTokenSignedResponseAlg === 'RS256'
+            ? { id_token_signed_response_alg: 'RS256' }
+            : {}),
         });
     },
   );

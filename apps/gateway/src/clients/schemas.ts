@@ -42,6 +42,13 @@ const settings = {
     type: 'boolean',
     description: 'Whether logout tokens must carry `sid` (they always do).',
   },
+  // OIDC Dynamic Registration 1.0 section 2 id_token_signed_response_alg (docs/tokens.md #34).
+  idTokenSignedResponseAlg: {
+    type: 'string',
+    maxLength: 64,
+    description:
+      'How ID tokens are signed: `EdDSA` (the default) or `RS256`. Access tokens are always EdDSA.',
+  },
 } as const;
 
 /**
@@ -106,6 +113,7 @@ const clientProperties = {
   postLogoutRedirectUris: strings,
   backchannelLogoutUri: { type: ['string', 'null'] },
   backchannelLogoutSessionRequired: { type: 'boolean' },
+  idTokenSignedResponseAlg: { type: 'string', enum: ['EdDSA', 'RS256'] },
 } as const;
 
 /** interface.md 2.2. */

@@ -30,12 +30,16 @@ const jwksResponse = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['kty', 'crv', 'x', 'kid', 'alg', 'use'],
+        required: ['kty', 'kid', 'alg', 'use'],
         additionalProperties: false,
+        // OKP keys (EdDSA) carry crv and x, RSA keys (RS256 ID tokens, docs/tokens.md #34) n and e;
+        // no private member (d, p, q, ...) is listed, so none can be serialized.
         properties: {
           kty: { type: 'string' },
           crv: { type: 'string' },
           x: { type: 'string' },
+          n: { type: 'string' },
+          e: { type: 'string' },
           kid: { type: 'string' },
           alg: { type: 'string' },
           use: { type: 'string' },

@@ -21,6 +21,7 @@ function client(clientId: string): AuthenticatedClient {
     requirePkce: true,
     postLogoutRedirectUris: [],
     backchannelLogoutSessionRequired: false,
+    idTokenSignedResponseAlg: 'EdDSA',
   };
 }
 

@@ -27,6 +27,7 @@ const backend: AuthenticatedClient = {
   requirePkce: true,
   postLogoutRedirectUris: [],
   backchannelLogoutSessionRequired: false,
+  idTokenSignedResponseAlg: 'EdDSA',
 };
 
 const basic = (clientSecret: string): PresentedClientCredentials => ({

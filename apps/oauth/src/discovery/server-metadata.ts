@@ -19,7 +19,7 @@ const SHARED_SECRET_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /**
  * RFC 8414 section 2 authorization server metadata, with every statement of interface.md 4.4. Signing
- * is EdDSA only (docs/decisions.md #11).
+ * is EdDSA, with RS256 for the ID tokens of clients registered for it (docs/decisions.md #11).
  */
 export function authorizationServerMetadata(config: DiscoveryConfig): Record<string, unknown> {
   const { issuer } = config;
@@ -64,8 +64,8 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
     ...authorizationServerMetadata(config),
     userinfo_endpoint: `${config.issuer}/oauth/userinfo`,
     subject_types_supported: ['public'],
-    // docs/decisions.md #11: EdDSA only, so the OIDC default RS256 is deliberately absent.
-    id_token_signing_alg_values_supported: ['EdDSA'],
+    // docs/decisions.md #11: EdDSA, and RS256 for clients registered for it (docs/tokens.md #34).
+    id_token_signing_alg_values_supported: ['EdDSA', 'RS256'],
     claims_supported: [
       'sub',
       'iss',

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { generateKeyPairSync } from 'node:crypto';
 import { CompactSign, compactVerify, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { signCompactJws, type EdDsaJwsHeader } from './compact-jws.js';
+import { signCompactJws, signRs256CompactJws, type EdDsaJwsHeader } from './compact-jws.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const header: EdDsaJwsHeader = { alg: 'EdDSA', typ: 'at+jwt', kid: 'kid-1' };
@@ -75,5 +75,28 @@ describe('signCompactJws', () => {
         new TypeError('EdDSA signing needs an Ed25519 private key'),
       );
     }
+  });
+});
+
+describe('signRs256CompactJws', () => {
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+  it('writes exactly what jose writes (RSASSA-PKCS1-v1_5 is deterministic, RFC 8017 section 8.2)', async () => {
+    const rsaHeader = { alg: 'RS256' as const, typ: 'JWT', kid: 'rsa-1' };
+    const payload = { sub: 'u', aud: 'c1', name: 'Zoë 名前', iat: 1, exp: 901 };
+    const bytes = new TextEncoder().encode(JSON.stringify(payload));
+    const byJose = await new CompactSign(bytes).setProtectedHeader(rsaHeader).sign(rsa.privateKey);
+    const token = signRs256CompactJws(rsaHeader, payload, rsa.privateKey);
+    expect(token).toBe(byJose);
+    await expect(compactVerify(token, rsa.publicKey, { algorithms: ['RS256'] })).resolves.toBeTruthy();
+  });
+
+  it('refuses a key that is not an RSA private key', () => {
+    expect(() => signRs256CompactJws({ alg: 'RS256', typ: 'JWT', kid: 'k' }, {}, privateKey)).toThrow(
+      TypeError,
+    );
+    expect(() => signRs256CompactJws({ alg: 'RS256', typ: 'JWT', kid: 'k' }, {}, rsa.publicKey)).toThrow(
+      TypeError,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { sign, type KeyObject } from 'node:crypto';
 import { SigningThread } from './signing-thread.js';
 
 /** One signing thread per process, started on the first signature (signing-thread.ts). */
@@ -37,4 +37,25 @@ export async function signCompactJws(
 
 function base64url(json: string): string {
   return Buffer.from(json, 'utf8').toString('base64url');
+}
+
+/** The JOSE header of an RS256 ID token (docs/tokens.md #34). */
+export interface Rs256JwsHeader {
+  alg: 'RS256';
+  typ: string;
+  kid: string;
+}
+
+/**
+ * RFC 7515 section 7.1 compact serialization of an RS256 signature (RFC 7518 section 3.3,
+ * RSASSA-PKCS1-v1_5 with SHA-256). Only ID tokens of clients registered for RS256 are signed
+ * this way, rarely enough that signing on the event loop is fine (docs/tokens.md #34).
+ */
+export function signRs256CompactJws(header: Rs256JwsHeader, payload: object, privateKey: KeyObject): string {
+  if (privateKey.asymmetricKeyType !== 'rsa' || privateKey.type !== 'private') {
+    throw new TypeError('RS256 signing needs an RSA private key');
+  }
+  const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+  const signature = sign('sha256', Buffer.from(signingInput, 'ascii'), privateKey).toString('base64url');
+  return `${signingInput}.${signature}`;
 }

@@ -2,7 +2,12 @@ import type { KeyObject } from 'node:crypto';
 import type { Logger } from '@authz/shared/logger';
 import type { CryptoKey, JWK } from 'jose';
 import { decryptPrivateKey, generateSigningKey, importPublicKey } from './signing-key-material.js';
-import type { SigningKeyRecord, SigningKeyStore } from './signing-key-store.js';
+import {
+  SIGNING_ALGS,
+  type SigningAlg,
+  type SigningKeyRecord,
+  type SigningKeyStore,
+} from './signing-key-store.js';
 
 export interface KeyRingOptions {
   store: SigningKeyStore;
@@ -15,12 +20,19 @@ export interface KeyRingOptions {
 
 export interface ActiveSigningKey {
   kid: string;
+  alg: SigningAlg;
   privateKey: KeyObject;
 }
 
 interface Signer {
   key: ActiveSigningKey;
   activatesAt: Date | null;
+}
+
+/** Per algorithm: the active key, and the key being rotated out while the active one waits. */
+interface Signers {
+  incoming: Signer;
+  outgoing: Signer | undefined;
 }
 
 interface PublishedKey {
@@ -32,16 +44,14 @@ interface PublishedKey {
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 
 /**
- * The signing keys held in memory (docs/architecture.md "Data and secrets"). The active key signs;
- * it and every retired key still published verify and appear in the JWKS. Replicas reload
- * periodically, so rotateSigningKey on any replica reaches all of them without a restart.
+ * The signing keys held in memory (docs/architecture.md "Data and secrets"), one active key per
+ * algorithm (docs/tokens.md #34). The active key signs; it and every retired key still published
+ * verify and appear in the JWKS. Replicas reload periodically, so rotateSigningKey on any replica
+ * reaches all of them without a restart.
  */
 export class KeyRing {
   private published = new Map<string, PublishedKey>();
-  /** The active key, which may not sign before its activation time. */
-  private incoming: Signer | undefined;
-  /** The key being rotated out, while the incoming one waits to activate. */
-  private outgoing: Signer | undefined;
+  private signers = new Map<SigningAlg, Signers>();
   private timer: NodeJS.Timeout | undefined;
   private lastUnknownKidReload = 0;
 
@@ -50,8 +60,12 @@ export class KeyRing {
   /** Creates the first key when none is active (race-safe across replicas), loads, and starts reloading. */
   static async open(options: KeyRingOptions): Promise<KeyRing> {
     const ring = new KeyRing(options);
-    const created = await options.store.ensureActive(() => generateSigningKey(options.keyEncryptionKey));
-    if (created) options.log.info('created the first signing key');
+    for (const alg of SIGNING_ALGS) {
+      const created = await options.store.ensureActive(alg, () =>
+        generateSigningKey(options.keyEncryptionKey, alg),
+      );
+      if (created) options.log.info({ alg }, 'created the first signing key');
+    }
     await ring.reload();
     ring.timer = setInterval(() => {
       ring.reload().catch((error: unknown) => options.log.warn({ err: error }, 'signing key reload failed'));
@@ -67,55 +81,71 @@ export class KeyRing {
       const known = this.published.get(record.kid);
       published.set(record.kid, { record, publicKey: known?.publicKey ?? (await importPublicKey(record)) });
     }
-    const activeRecord = records.find((record) => record.status === 'active');
-    if (!activeRecord) throw new Error('no active signing key');
-    this.incoming = await this.signerFor(activeRecord);
-    // Until a rotated-in key activates, the key it replaces keeps signing (docs/tokens.md #7).
-    const outgoing = records.find(
-      (record) => record.status === 'retired' && record.retiredAt !== null && record.retiredAt > now,
-    );
-    this.outgoing = outgoing && activeRecord.activatesAt ? await this.signerFor(outgoing) : undefined;
+    const signers = new Map<SigningAlg, Signers>();
+    for (const alg of SIGNING_ALGS) {
+      const ofAlg = records.filter((record) => record.alg === alg);
+      const activeRecord = ofAlg.find((record) => record.status === 'active');
+      if (!activeRecord) throw new Error(`no active ${alg} signing key`);
+      // Until a rotated-in key activates, the key it replaces keeps signing (docs/tokens.md #7).
+      const outgoing = ofAlg.find(
+        (record) => record.status === 'retired' && record.retiredAt !== null && record.retiredAt > now,
+      );
+      signers.set(alg, {
+        incoming: this.signerFor(activeRecord),
+        outgoing: outgoing && activeRecord.activatesAt ? this.signerFor(outgoing) : undefined,
+      });
+    }
+    this.signers = signers;
     this.published = published;
   }
 
-  /** The key that signs now: the active one, or the outgoing one until the active one activates. */
-  signingKey(now = Date.now()): ActiveSigningKey {
-    if (!this.incoming) throw new Error('key ring not loaded');
-    const activatesAt = this.incoming.activatesAt?.getTime() ?? 0;
-    return this.outgoing && now < activatesAt ? this.outgoing.key : this.incoming.key;
+  /**
+   * The key of `alg` that signs now: the active one, or the outgoing one until the active one
+   * activates. EdDSA unless a client registered RS256 ID tokens (docs/tokens.md #34).
+   */
+  signingKey(now = Date.now(), alg: SigningAlg = 'EdDSA'): ActiveSigningKey {
+    const signers = this.signers.get(alg);
+    if (!signers) throw new Error('key ring not loaded');
+    const activatesAt = signers.incoming.activatesAt?.getTime() ?? 0;
+    return signers.outgoing && now < activatesAt ? signers.outgoing.key : signers.incoming.key;
   }
 
-  private async signerFor(record: SigningKeyRecord): Promise<Signer> {
-    const current = [this.incoming, this.outgoing].find((signer) => signer?.key.kid === record.kid);
+  private signerFor(record: SigningKeyRecord): Signer {
+    const current = [...this.signers.values()]
+      .flatMap((signers) => [signers.incoming, signers.outgoing])
+      .find((signer) => signer?.key.kid === record.kid);
     const key = current?.key ?? {
       kid: record.kid,
+      alg: record.alg,
       privateKey: decryptPrivateKey(this.options.keyEncryptionKey, record),
     };
     return { key, activatesAt: record.activatesAt };
   }
 
-  /** The public key for `kid`, reloading once if another replica may just have rotated. */
-  async verificationKey(kid: string | undefined): Promise<CryptoKey | undefined> {
+  /**
+   * The public key for `kid` when it is a key of `alg`, reloading once if another replica may
+   * just have rotated. The algorithm is part of the lookup so that an RS256 key, which signs
+   * only ID tokens, never verifies an access token (docs/tokens.md #34).
+   */
+  async verificationKey(kid: string | undefined, alg: SigningAlg = 'EdDSA'): Promise<CryptoKey | undefined> {
     if (kid === undefined) return undefined;
-    const known = this.published.get(kid);
-    if (known) return known.publicKey;
-    if (Date.now() - this.lastUnknownKidReload < UNKNOWN_KID_RELOAD_MS) return undefined;
-    this.lastUnknownKidReload = Date.now();
-    await this.reload();
-    return this.published.get(kid)?.publicKey;
+    let known = this.published.get(kid);
+    if (!known && Date.now() - this.lastUnknownKidReload >= UNKNOWN_KID_RELOAD_MS) {
+      this.lastUnknownKidReload = Date.now();
+      await this.reload();
+      known = this.published.get(kid);
+    }
+    return known?.record.alg === alg ? known.publicKey : undefined;
   }
 
-  /** RFC 7517 section 5 JWK Set of the published public keys. */
+  /** RFC 7517 section 5 JWK Set of the published public keys (RFC 8037 OKP, RFC 7518 6.3 RSA). */
   jwks(): { keys: JWK[] } {
     return {
-      keys: [...this.published.values()].map(({ record }) => ({
-        kty: record.publicJwk.kty,
-        crv: record.publicJwk.crv,
-        x: record.publicJwk.x,
-        kid: record.kid,
-        alg: 'EdDSA',
-        use: 'sig',
-      })),
+      keys: [...this.published.values()].map(({ record }) => {
+        const { kty, crv, x, n, e } = record.publicJwk;
+        const material = record.alg === 'RS256' ? { kty, n, e } : { kty, crv, x };
+        return { ...material, kid: record.kid, alg: record.alg, use: 'sig' };
+      }),
     };
   }
 
@@ -125,14 +155,20 @@ export class KeyRing {
    * server ever meets a kid the JWKS does not list yet. The outgoing key signs until then and
    * stays published for the access-token lifetime plus one more reload interval after it.
    */
-  async rotateSigningKey(now = new Date()): Promise<{ kid: string; activatesAt: Date }> {
-    const next = await generateSigningKey(this.options.keyEncryptionKey);
+  async rotateSigningKey(
+    now = new Date(),
+  ): Promise<{ kid: string; kids: Record<SigningAlg, string>; activatesAt: Date }> {
+    // Every algorithm rotates in the same call and transaction (docs/tokens.md #34).
+    const next = await Promise.all(
+      SIGNING_ALGS.map((alg) => generateSigningKey(this.options.keyEncryptionKey, alg)),
+    );
     const { reloadIntervalMs, accessTokenTtlSeconds } = this.options;
     const activatesAt = new Date(now.getTime() + reloadIntervalMs);
     const publishUntil = new Date(activatesAt.getTime() + accessTokenTtlSeconds * 1000 + reloadIntervalMs);
     await this.options.store.rotate(next, activatesAt, publishUntil);
     await this.reload(now);
-    return { kid: next.kid, activatesAt };
+    const kids = Object.fromEntries(next.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
+    return { kid: kids.EdDSA, kids, activatesAt };
   }
 
   close(): void {

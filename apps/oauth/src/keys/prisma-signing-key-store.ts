@@ -1,6 +1,12 @@
 import type { JWK } from 'jose';
 import type { PrismaClient, SigningKey } from '../generated/prisma/client.js';
-import type { NewSigningKey, SigningKeyRecord, SigningKeyStore } from './signing-key-store.js';
+import {
+  SIGNING_ALGS,
+  type NewSigningKey,
+  type SigningAlg,
+  type SigningKeyRecord,
+  type SigningKeyStore,
+} from './signing-key-store.js';
 
 // Transaction-scoped advisory lock taken by every writer of oauth.signing_keys (any number,
 // distinct from Prisma's migration lock 72707369).
@@ -19,21 +25,23 @@ export class PrismaSigningKeyStore implements SigningKeyStore {
     return rows.map(toRecord);
   }
 
-  ensureActive(create: () => Promise<NewSigningKey>): Promise<boolean> {
+  ensureActive(alg: SigningAlg, create: () => Promise<NewSigningKey>): Promise<boolean> {
     return this.locked(async (tx) => {
-      if (await tx.signingKey.findFirst({ where: { status: 'active' } })) return false;
+      if (await tx.signingKey.findFirst({ where: { status: 'active', alg } })) return false;
       await tx.signingKey.create({ data: { ...(await create()), status: 'active' } });
       return true;
     });
   }
 
-  rotate(next: NewSigningKey, activatesAt: Date, publishUntil: Date): Promise<void> {
+  rotate(next: readonly NewSigningKey[], activatesAt: Date, publishUntil: Date): Promise<void> {
     return this.locked(async (tx) => {
-      await tx.signingKey.updateMany({
-        where: { status: 'active' },
-        data: { status: 'retired', retiredAt: activatesAt, publishUntil },
-      });
-      await tx.signingKey.create({ data: { ...next, status: 'active', activatesAt } });
+      for (const key of next) {
+        await tx.signingKey.updateMany({
+          where: { status: 'active', alg: key.alg },
+          data: { status: 'retired', retiredAt: activatesAt, publishUntil },
+        });
+        await tx.signingKey.create({ data: { ...key, status: 'active', activatesAt } });
+      }
     });
   }
 
@@ -48,6 +56,7 @@ export class PrismaSigningKeyStore implements SigningKeyStore {
 function toRecord(row: SigningKey): SigningKeyRecord {
   return {
     kid: row.kid,
+    alg: signingAlg(row.alg),
     publicJwk: row.publicJwk as JWK,
     privateKeyEncrypted: row.privateKeyEncrypted,
     status: row.status === 'active' ? 'active' : 'retired',
@@ -55,4 +64,11 @@ function toRecord(row: SigningKey): SigningKeyRecord {
     publishUntil: row.publishUntil,
     activatesAt: row.activatesAt,
   };
+}
+
+// A row of an algorithm this code does not know is an error, never another algorithm's key.
+function signingAlg(alg: string): SigningAlg {
+  const known = SIGNING_ALGS.find((candidate) => candidate === alg);
+  if (!known) throw new Error(`signing key of unknown algorithm ${alg}`);
+  return known;
 }

@@ -1,8 +1,16 @@
 import type { JWK } from 'jose';
 
+/**
+ * The JWS algorithms this server signs with (docs/decisions.md #11): EdDSA (Ed25519) for every
+ * token, RS256 (RSA 2048) only for the ID tokens of clients registered for it.
+ */
+export const SIGNING_ALGS = ['EdDSA', 'RS256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
 /** A signing key as stored: the public JWK and the private JWK encrypted at rest. */
 export interface SigningKeyRecord {
   kid: string;
+  alg: SigningAlg;
   publicJwk: JWK;
   /** `encryptWithKey(KEY_ENCRYPTION_KEY, privateJwk, kid)`: AES-256-GCM, kid as associated data. */
   privateKeyEncrypted: string;
@@ -14,20 +22,22 @@ export interface SigningKeyRecord {
   activatesAt: Date | null;
 }
 
-export type NewSigningKey = Pick<SigningKeyRecord, 'kid' | 'publicJwk' | 'privateKeyEncrypted'>;
+export type NewSigningKey = Pick<SigningKeyRecord, 'kid' | 'alg' | 'publicJwk' | 'privateKeyEncrypted'>;
 
 /**
- * Storage of signing keys (docs/conventions.md #7). Writers serialise on one lock shared by every
- * replica, so several replicas starting at once create exactly one active key.
+ * Storage of signing keys (docs/conventions.md #7), one active key per algorithm. Writers
+ * serialise on one lock shared by every replica, so several replicas starting at once create
+ * exactly one active key of each algorithm.
  */
 export interface SigningKeyStore {
-  /** The active key and the retired keys still published at `now`. */
+  /** The active keys and the retired keys still published at `now`. */
   listPublished(now: Date): Promise<SigningKeyRecord[]>;
-  /** Inserts the key made by `create` unless an active key exists; true when it did. */
-  ensureActive(create: () => Promise<NewSigningKey>): Promise<boolean>;
+  /** Inserts the key made by `create` unless an active key of `alg` exists; true when it did. */
+  ensureActive(alg: SigningAlg, create: () => Promise<NewSigningKey>): Promise<boolean>;
   /**
-   * Retires the active key at `activatesAt` (published until `publishUntil`) and makes `next`
-   * the active key from `activatesAt` on; until then the outgoing key keeps signing.
+   * For each key of `next`, in one transaction: retires the active key of its algorithm at
+   * `activatesAt` (published until `publishUntil`) and makes it the active key from `activatesAt`
+   * on; until then the outgoing key keeps signing.
    */
-  rotate(next: NewSigningKey, activatesAt: Date, publishUntil: Date): Promise<void>;
+  rotate(next: readonly NewSigningKey[], activatesAt: Date, publishUntil: Date): Promise<void>;
 }

@@ -49,5 +49,7 @@ function toAuthenticatedClient(client: WireAuthenticatedClient | undefined): Aut
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri ? { backchannelLogoutUri: client.backchannelLogoutUri } : {}),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    // An empty value (a clients service without the field) means the default (interface.md 2.5).
+    idTokenSignedResponseAlg: client.idTokenSignedResponseAlg === 'RS256' ? 'RS256' : 'EdDSA',
   };
 }

@@ -56,6 +56,7 @@ export async function issueCodeTokens(
           sessionId: code.sessionId,
           ...(code.nonce === undefined ? {} : { nonce: code.nonce }),
           scope,
+          signingAlg: client.idTokenSignedResponseAlg,
         },
         now.getTime(),
       )

@@ -1,3 +1,4 @@
+import type { SigningAlg } from '../../keys/signing-key-store.js';
 /** A client that passed interface.md 5 authentication: what grants and later endpoints decide on. */
 export interface AuthenticatedClient {
   /** The clients service's record id; empty for the first-party client and CIMD clients. */
@@ -26,6 +27,8 @@ export interface AuthenticatedClient {
   /** Extensions X3: where logout tokens are POSTed (OIDC Back-Channel Logout 1.0 section 2.2). */
   backchannelLogoutUri?: string;
   backchannelLogoutSessionRequired: boolean;
+  /** id_token_signed_response_alg (OIDC Dynamic Registration 2): EdDSA or RS256 (docs/tokens.md #34). */
+  idTokenSignedResponseAlg: SigningAlg;
 }
 
 // interface.md 2.5: more than one entry gives an array, exactly one that string, none the client id.

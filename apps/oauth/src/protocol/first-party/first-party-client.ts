@@ -23,4 +23,5 @@ export const FIRST_PARTY_CLIENT: AuthenticatedClient = {
   requirePkce: true,
   postLogoutRedirectUris: [],
   backchannelLogoutSessionRequired: false,
+  idTokenSignedResponseAlg: 'EdDSA',
 };

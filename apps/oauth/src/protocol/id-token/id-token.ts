@@ -1,4 +1,5 @@
-import { signCompactJws } from '../../keys/compact-jws.js';
+import { signCompactJws, signRs256CompactJws } from '../../keys/compact-jws.js';
+import type { SigningAlg } from '../../keys/signing-key-store.js';
 import type { IdentityUser } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 
@@ -11,11 +12,13 @@ export interface IdTokenSubject {
   sessionId: string;
   nonce?: string;
   scope: readonly string[];
+  /** The client's id_token_signed_response_alg (OIDC Dynamic Registration 2); EdDSA by default. */
+  signingAlg?: SigningAlg;
 }
 
 /**
- * OIDC Core 2 and 3.1.3.6, interface.md 2.5: an EdDSA JWT (docs/decisions.md #11) signed with the active
- * key, aud the client id, the access token's lifetime; auth_time always and sid always
+ * OIDC Core 2 and 3.1.3.6, interface.md 2.5: an EdDSA JWT (docs/decisions.md #11), or RS256 for a
+ * client registered for it (docs/tokens.md #34), signed with the active key of that algorithm, aud the client id, the access token's lifetime; auth_time always and sid always
  * (docs/authorization.md #14, extensions X3). name whenever the user has one (not
  * scope-gated, interface.md 2.5); email and email_verified only under the email scope, from the
  * account itself (docs/authorization.md #14).
@@ -25,7 +28,8 @@ export async function mintIdToken(
   subject: IdTokenSubject,
   now = Date.now(),
 ): Promise<string> {
-  const { kid, privateKey } = keys.signingKey(now);
+  const alg = subject.signingAlg ?? 'EdDSA';
+  const { kid, privateKey } = keys.signingKey(now, alg);
   const iat = Math.floor(now / 1000);
   const { user } = subject;
   const claims = {
@@ -41,5 +45,7 @@ export async function mintIdToken(
     iat,
     exp: iat + config.accessTokenTtlSeconds,
   };
-  return signCompactJws({ alg: 'EdDSA', typ: 'JWT', kid }, claims, privateKey);
+  return alg === 'RS256'
+    ? signRs256CompactJws({ alg, typ: 'JWT', kid }, claims, privateKey)
+    : signCompactJws({ alg, typ: 'JWT', kid }, claims, privateKey);
 }

@@ -26,12 +26,13 @@ export async function verifyIdTokenHint(
   try {
     ({ protectedHeader: header, payload } = await compactVerify(
       token,
-      async ({ kid }) => {
-        const key = await keys.verificationKey(kid);
+      async ({ kid, alg }) => {
+        // ID tokens are EdDSA or, for clients registered for it, RS256 (docs/tokens.md #34).
+        const key = await keys.verificationKey(kid, alg === 'RS256' ? 'RS256' : 'EdDSA');
         if (!key) throw new errors.JWKSNoMatchingKey();
         return key;
       },
-      { algorithms: ['EdDSA'] },
+      { algorithms: ['EdDSA', 'RS256'] },
     ));
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;

@@ -29,7 +29,7 @@ function deps(
   return {
     config: { issuer: ISSUER } as DeliveryDeps['config'],
     keys: {
-      signingKey: () => ({ kid: 'key-1', privateKey }),
+      signingKey: () => ({ kid: 'key-1', alg: 'EdDSA', privateKey }),
       verificationKey: async () => undefined,
     },
     clients: {
