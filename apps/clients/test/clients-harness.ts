@@ -11,7 +11,7 @@ import { invalidationChannel } from '../src/invalidation/client-invalidations.js
 
 export interface ClientsHarness {
   client: ServiceClient<typeof ClientsService>;
-  /** Account deletion's part (the spec's X1). */
+  /** Account deletion's part (interface.md 4.10). */
   developerData: ServiceClient<typeof DeveloperDataService>;
   /** Direct SQL on this file's database, to look at what was stored. */
   sql: pg.Pool;

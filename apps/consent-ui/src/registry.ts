@@ -37,10 +37,10 @@ export interface Registry {
   wallet: WalletPort;
   walletLinks: WalletLinks;
   qrCodes: QrCodes;
-  /** Password reset and change, email change (interface extensions X1). */
+  /** Password reset and change, email change (interface.md 4.10). */
   recovery: AccountRecoveryPort;
   recoveryLinks: RecoveryLinks;
-  /** Sign-up, sessions, name and deletion (the spec's X1). */
+  /** Sign-up, sessions, name and deletion (interface.md 4.10). */
   accounts: AccountPort;
   accountLinks: AccountLinks;
 }

@@ -97,7 +97,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     identityChannel,
     clientsChannel,
   });
-  // Extensions X3: every session end, from identity's queue, and the logout tokens it sends.
+  // interface.md 4.3: every session end, from identity's queue, and the logout tokens it sends.
   const backchannel = openBackchannelLogoutQueue(registry, {
     redisUrl: env.redisUrl,
     redisKeyPrefix: env.redisKeyPrefix,

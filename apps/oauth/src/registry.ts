@@ -60,7 +60,7 @@ export interface Registry {
   derivedTokens: DerivedTokenStore;
   denyList: AccessTokenDenyList;
   identity: IdentityPort;
-  /** Sessions and deletions of accounts (the spec's X1, docs/identity.md #19). */
+  /** Sessions and deletions of accounts (interface.md 4.10, docs/identity.md #19). */
   accounts: AccountsPort;
   /** Everything oauth holds of one user, for account deletion. */
   userGrants: UserGrantsStore;
@@ -76,7 +76,7 @@ export interface Registry {
   pendingAuthorizations: HandleStore<PendingAuthorization>;
   /** Authorizations waiting for the consent decision. */
   consentPrompts: HandleStore<ConsentPrompt>;
-  /** Logouts waiting for the user's confirmation (extensions X3). */
+  /** Logouts waiting for the user's confirmation (interface.md 4.3). */
   logoutPrompts: HandleStore<LogoutPrompt>;
   /** Delegations are recorded in identity's audit log (docs/identity.md #14). */
   audit: AuditPort;

@@ -19,7 +19,7 @@ import {
 } from '../support/code-flow.js';
 import { basicAuth, newClient, requestToken } from '../support/tokens.js';
 
-// The spec's X1 DELETE /auth/account: its error rows, and that nothing of the user is left in
+// interface.md 4.10 DELETE /auth/account: its error rows, and that nothing of the user is left in
 // any schema afterwards (docs/identity.md #19).
 const flow: CodeFlowContext = useCodeFlow({ TRUST_PROXY: '127.0.0.1', ACCOUNT_DELETION_RATE_LIMIT: '4' });
 

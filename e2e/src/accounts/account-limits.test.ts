@@ -3,7 +3,7 @@ import { call } from '../support/clients.js';
 import { useSuite } from '../support/use-suite.js';
 import { NEW_PASSWORD, newEmail, PASSWORD, RATE_LIMITED, register, signIn } from './account-scenes.js';
 
-// Interface extensions X1, docs/gateway-routes.md #10: each account-recovery route has a per-IP
+// interface.md 4.10, docs/gateway-routes.md #10: each account-recovery route has a per-IP
 // budget (the LOGIN_RATE_* values, here 3 per window), shared with its hosted page's POST,
 // and the Bearer routes a per-account one; over it, 429 with Retry-After and the envelope.
 const context = useSuite({ gatewayEnv: { LOGIN_RATE_LIMIT: '3', LOGIN_RATE_WINDOW: '600' } });

@@ -14,7 +14,7 @@ import {
   signIn,
 } from './account-scenes.js';
 
-// Interface extensions X1 in Chromium, as a person would: the hosted pages, without JavaScript,
+// interface.md 4.10 in Chromium, as a person would: the hosted pages, without JavaScript,
 // with the link taken from the mail the SMTP sink received.
 const context = useSuite({ smtp: true, gatewayEnv: { LOGIN_RATE_LIMIT: '1000' } });
 let browser: Browser;

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { call } from '../support/clients.js';
 import type { SuiteContext } from '../support/use-suite.js';
 
-// Shared scenes of the account-lifecycle tests (interface extensions X1).
+// Shared scenes of the account-lifecycle tests (interface.md 4.10).
 
 export const PASSWORD = 'violet-Lantern-harbor-93';
 export const NEW_PASSWORD = 'copper-Meadow-lantern-58';

@@ -51,7 +51,7 @@ describe('register, verify by email, login', () => {
     expect((await verifyAccessToken(before.body.access_token)).payload.email_verified).toBe(false);
 
     const mail = await context.smtp.waitFor((message) => message.envelopeTo.includes(email));
-    // The link opens the hosted page (interface extensions X1); GET /auth/verify stays the JSON API.
+    // The link opens the hosted page (interface.md 4.10); GET /auth/verify stays the JSON API.
     const link = mail.links.find((candidate) => candidate.includes('/ui/verify-email?token='));
     expect(link).toMatch(new RegExp(`^${context.suite.baseUrl}/ui/verify-email\\?token=[0-9a-f]{64}$`));
     const verifyUrl = url(`/auth/verify?token=${new URL(link!).searchParams.get('token')}`);

@@ -19,7 +19,7 @@ import {
   UNAUTHORIZED,
 } from './account-scenes.js';
 
-// Interface extensions X1: change-password, change-email and POST /auth/verify, end to end.
+// interface.md 4.10: change-password, change-email and POST /auth/verify, end to end.
 const context = useSuite({ smtp: true, gatewayEnv: { LOGIN_RATE_LIMIT: '1000' } });
 
 const post = (path: string, body: unknown, token?: string) =>
@@ -53,7 +53,7 @@ describe('POST /auth/change-password', () => {
     await mailsTo(context, email, 'Your password was changed');
   });
 
-  it('answers every error row of X1 with its exact body', async () => {
+  it('answers every error row of interface.md 4.2 with its exact body', async () => {
     const email = newEmail('change-errors');
     await register(context, email);
     const { access_token: token } = await signIn(context, email);
@@ -132,7 +132,7 @@ describe('POST /auth/change-email and POST /auth/verify', () => {
     expect(notice!.links).toEqual([]);
   });
 
-  it('answers every error row of X1 with its exact body', async () => {
+  it('answers every error row of interface.md 4.2 with its exact body', async () => {
     const email = newEmail('email-errors');
     const taken = newEmail('taken');
     await register(context, email);

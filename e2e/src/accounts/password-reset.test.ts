@@ -18,7 +18,7 @@ import {
   tokenOfLink,
 } from './account-scenes.js';
 
-// Interface extensions X1, password reset, end to end: the gateway, identity's outbox, the
+// interface.md 4.10, password reset, end to end: the gateway, identity's outbox, the
 // mailer-worker and the SMTP sink, oauth's revocation; real PostgreSQL and Redis.
 const context = useSuite({
   smtp: true,
@@ -68,7 +68,7 @@ describe('POST /auth/forgot-password and /auth/reset-password', () => {
       status: 200,
       body: { message: 'Password reset' },
     });
-    // Single use: the exact envelope of X1.
+    // Single use: the exact envelope of interface.md 4.2.
     const again = await reset(tokenOfLink(link));
     expect(again.status).toBe(400);
     expect(again.body).toEqual(INVALID_TOKEN);

@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 
-// The spec's X1: GET and PATCH /auth/me, and `name` in ID tokens and UserInfo (interface.md 2.5).
+// interface.md 4.10: GET and PATCH /auth/me, and `name` in ID tokens and UserInfo (interface.md 2.5).
 const flow = useCodeFlow();
 
 interface Me {

@@ -10,7 +10,7 @@ import { NOT_FOUND, UNAUTHORIZED } from '../support/clients.js';
 import { bearerChallenge } from '../support/http.js';
 import { useSuite } from '../support/use-suite.js';
 
-// The spec's X1: GET /auth/sessions and DELETE /auth/sessions/{id}.
+// interface.md 4.10: GET /auth/sessions and DELETE /auth/sessions/{id}.
 const context = useSuite();
 
 const LAPTOP = 'Mozilla/5.0 (X11; Linux x86_64) SessionsTest/1.0';

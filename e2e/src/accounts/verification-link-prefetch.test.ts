@@ -4,7 +4,7 @@ import { postJson } from '../support/http.js';
 import { useSuite } from '../support/use-suite.js';
 
 // docs/security.md #12 finding 10: a mail scanner that fetches every link of a message must not
-// verify the address. The mailed link opens a page whose GET changes nothing (X1 of the
+// verify the address. The mailed link opens a page whose GET changes nothing (interface.md 4.10: of the
 // interface extensions); only the page's Confirm button (a POST with CSRF) verifies.
 const context = useSuite({ smtp: true });
 const password = 'violet-Lantern-harbor-93';

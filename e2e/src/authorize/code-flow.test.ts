@@ -72,7 +72,7 @@ describe('the authorization code flow (interface.md 4.3)', () => {
       exp: expect.any(Number),
       iat: expect.any(Number),
       auth_time: expect.any(Number),
-      // Extensions X3: the session's public id, as the access token's sid.
+      // interface.md 4.3: the session's public id, as the access token's sid.
       sid: decodeJwt(tokens.body.access_token as string).sid,
       nonce: 'n-0S6_WzA2Mj',
       email: user.email,

@@ -19,7 +19,7 @@ import type { Fields } from '../support/test-browser.js';
 import { basicAuth, requestToken } from '../support/tokens.js';
 
 // OIDC Core 3.1.2.1 prompt and max_age, 3.1.2.2 id_token_hint and 3.1.2.6 errors (extensions
-// X2 step-up, X3), as a person in Chromium meets them. The client's redirect URI is a loopback
+// prompt and max_age), as a person in Chromium meets them. The client's redirect URI is a loopback
 // listener of the test (RFC 8252 section 7.3), which reads the code or the error from it.
 const flow = useCodeFlow();
 let browser: Browser;

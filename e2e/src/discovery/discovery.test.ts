@@ -89,7 +89,7 @@ describe('discovery documents', () => {
       claims_parameter_supported: false,
       request_parameter_supported: false,
       request_uri_parameter_supported: false,
-      // Extensions X3.
+      // interface.md 4.3.
       end_session_endpoint: `${issuer}/oauth/logout`,
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,

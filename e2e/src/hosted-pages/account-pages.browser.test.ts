@@ -13,7 +13,7 @@ import { ARTIFACTS_DIR, launchChromium } from '../support/chromium.js';
 import { RelyingParty } from '../support/relying-party.js';
 import { useSuite } from '../support/use-suite.js';
 
-// The spec's X1 hosted pages in Chromium: sign-up from the sign-in page during an authorization,
+// interface.md 4.10 hosted pages in Chromium: sign-up from the sign-in page during an authorization,
 // and every action of the account page, without JavaScript.
 const context = useSuite();
 

@@ -4,7 +4,7 @@ import { INVALID_CSRF, formOf, submitLogin } from '../support/code-flow.js';
 import { parseForms, TestBrowser, type BrowserResponse } from '../support/test-browser.js';
 import { useSuite } from '../support/use-suite.js';
 
-// The spec's X1 pages over plain HTTP, where a browser would hide the answers: the CSRF and
+// interface.md 4.10 pages over plain HTTP, where a browser would hide the answers: the CSRF and
 // session checks of every form, sign-up refusals, and the budgets the gateway applies.
 const context = useSuite({
   gatewayEnv: { REGISTER_RATE_LIMIT: '6', ACCOUNT_DELETION_RATE_LIMIT: '3', TRUST_PROXY: '127.0.0.1' },

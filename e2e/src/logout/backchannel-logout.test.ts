@@ -16,7 +16,7 @@ import { LogoutReceiver } from '../support/logout-receiver.js';
 import { metricValue } from '../support/metrics.js';
 import { TestBrowser } from '../support/test-browser.js';
 
-// Extensions X3, OpenID Connect Back-Channel Logout 1.0: every session end reaches every client
+// interface.md 4.3, OpenID Connect Back-Channel Logout 1.0: every session end reaches every client
 // authorized in the session as a logout token POSTed to its loopback receiver
 // (CIMD_ALLOW_INSECURE_LOOPBACK, test-only), verified here against the published JWKS.
 const flow = useCodeFlow({}, { CIMD_ALLOW_INSECURE_LOOPBACK: 'true', OUTBOX_POLL_INTERVAL_MS: '500' });

@@ -6,7 +6,7 @@ import { call } from '../support/clients.js';
 import { RelyingParty } from '../support/relying-party.js';
 import { useSuite } from '../support/use-suite.js';
 
-// Extensions X3, OpenID Connect RP-Initiated Logout 1.0 section 2 in Chromium: without an
+// interface.md 4.3, OpenID Connect RP-Initiated Logout 1.0 section 2 in Chromium: without an
 // id_token_hint the signed-in user confirms on the hosted page (no JavaScript, the session's
 // CSRF token), then lands on the relying party's registered URI with its state.
 const context = useSuite();

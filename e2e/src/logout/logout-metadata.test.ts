@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createClient, expectedView, newDeveloper, validationError } from '../support/clients.js';
 import { useSuite } from '../support/use-suite.js';
 
-// Extensions X3 client metadata (docs/clients.md #20) through the developer API, dynamic
+// interface.md 4.3 client metadata (docs/clients.md #20) through the developer API, dynamic
 // registration and a client ID metadata document, and what /oauth/logout makes of it.
 const context = useSuite({
   serviceEnv: { CIMD_ENABLED: 'true', CIMD_ALLOW_INSECURE_LOOPBACK: 'true' },

@@ -19,7 +19,7 @@ import {
 } from '../support/code-flow.js';
 import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
 
-// Extensions X3, OpenID Connect RP-Initiated Logout 1.0: GET/POST /oauth/logout, driven with
+// interface.md 4.3, OpenID Connect RP-Initiated Logout 1.0: GET/POST /oauth/logout, driven with
 // openid-client building the end-session URL from discovery, and a cookie-keeping browser.
 const flow = useCodeFlow();
 const LOGGED_OUT = 'https://app.example/logged-out';

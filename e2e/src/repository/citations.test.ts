@@ -228,6 +228,11 @@ const OUTSIDE_CITATIONS: { pattern: RegExp; reason: string }[] = [
     reason: 'a bare spec reference: cite docs/interface.md N.M',
   },
   {
+    // The extension sections (X1-X6) were written into docs/interface.md; their old names stay out.
+    pattern: /\b(?:[Ee]xtensions|spec's)\s+X\d\b/g,
+    reason: 'an extension section kept outside: cite docs/interface.md N.M',
+  },
+  {
     pattern: /\bissue\s+(?:\d+\s+)?items?\s+\d|\bissue\s+\d+\b/gi,
     reason: 'an issue of an outside tracker: cite a document of the repository',
   },
@@ -335,6 +340,7 @@ describe('the citation checks themselves', () => {
       `// ${['DECISIONS', 'md'].join('.')} ${['DECISIONS', '#2'].join(' ')}`,
       `// ${['the spec', '(7)'].join(' ')}; ${['spec', '4.7'].join(' ')}; ${['spec section', '4'].join(' ')}`,
       `// PNG ${['spec', '11.2.2'].join(' ')}, ${['issue', '8 item 7'].join(' ')}, ${['the spec', `(${doc('interface')})`].join(' ')}`,
+      `// ${['extensions', 'X3'].join(' ')}; ${["the spec's", 'X1'].join(' ')}`,
       'const url = "https://example.com/guide/README.md";',
     ].join('\n'),
     [doc('b')]: `[tokens](${md('tokens')}) #7, [gone](${md('gone')})\n`,
@@ -370,6 +376,8 @@ describe('the citation checks themselves', () => {
       `5: ${['spec', '4'].join(' ')}`,
       `5: ${['spec section', '4'].join(' ')}`,
       `5: ${['the spec', '('].join(' ')}`,
+      `7: ${['extensions', 'X3'].join(' ')}`,
+      `7: ${["spec's", 'X1'].join(' ')}`,
       `6: ${['issue', '8 item 7'].join(' ')}`,
     ]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
 
-// Interface extensions X1, docs/identity.md #18: POST /auth/forgot-password does the same work for
+// interface.md 4.10, docs/identity.md #18: POST /auth/forgot-password does the same work for
 // a known and an unknown address (the limit check, one transaction locking the user row by
 // address; only a real reset's inserts differ, and the mail leaves after the answer). Tolerant
 // like login-timing.test.ts: interleaved samples, medians, a generous bound.

@@ -3,7 +3,7 @@ import { accountPageRoutes, accountRoutes } from './hostile-routes.js';
 import { useHostileSuite } from './hostile-suite.js';
 
 // docs/security.md "Hostile input": generated requests at the account lifecycle routes and
-// pages of the spec's X1.
+// pages of interface.md 4.10.
 const hostile = useHostileSuite();
 
 describe('hostile input at the account API and pages', () => {

@@ -104,7 +104,7 @@ export function authRoutes(world: HostileFixtures): RouteSpec[] {
       body: { type: 'json', fields: { email }, valid: fc.constant({ email: world.user.email }) },
       numRuns: runs(2000),
     },
-    // Interface extensions X1. The current password is never the fixture user's: a generated
+    // interface.md 4.10. The current password is never the fixture user's: a generated
     // request must not change it under the rest of the suite.
     {
       name: 'POST /auth/forgot-password',
@@ -261,7 +261,7 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       numRuns: runs(2000),
     },
     {
-      // Extensions X3. Never a valid id_token_hint: ending the fixture's session would change
+      // interface.md 4.3. Never a valid id_token_hint: ending the fixture's session would change
       // what the routes checked after this one answer.
       name: 'GET and POST /oauth/logout',
       methods: ['GET', 'POST'],
@@ -458,7 +458,7 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       headers: withSession,
       numRuns: runs(2000),
     },
-    // Interface extensions X1. As at /auth/change-password, the current password is never the
+    // interface.md 4.10. As at /auth/change-password, the current password is never the
     // fixture user's.
     {
       name: 'GET and POST /ui/forgot-password',
@@ -573,7 +573,7 @@ function validLogout(world: HostileFixtures): fc.Arbitrary<Pairs> {
 
 const LOGGED_OUT = 'https://app.example/logged-out';
 /**
- * The spec's X1 account API. The fixture user must survive: DELETE /auth/account is only ever
+ * interface.md 4.10 account API. The fixture user must survive: DELETE /auth/account is only ever
  * sent wrong passwords, and DELETE /auth/sessions/{id} ids that are none of its live sessions.
  */
 export function accountRoutes(world: HostileFixtures): RouteSpec[] {
@@ -622,7 +622,7 @@ export function accountRoutes(world: HostileFixtures): RouteSpec[] {
 }
 
 /**
- * The spec's X1 pages. As above, the fixture session and account must survive: sign-out and
+ * interface.md 4.10 pages. As above, the fixture session and account must survive: sign-out and
  * ending a session get CSRF tokens that are never the session's, deletion wrong passwords.
  */
 export function accountPageRoutes(world: HostileFixtures): RouteSpec[] {

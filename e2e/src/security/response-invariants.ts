@@ -49,7 +49,7 @@ const OAUTH_ERRORS = new Set([
 const OAUTH_ROUTES = new Set([
   'GET /oauth/authorize',
   'POST /oauth/authorize',
-  // Extensions X3: RP-initiated logout renders its refusals like /oauth/authorize's.
+  // interface.md 4.3: RP-initiated logout renders its refusals like /oauth/authorize's.
   'GET /oauth/logout',
   'POST /oauth/logout',
   'POST /oauth/token',

@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import pg from 'pg';
 import type { Suite } from './suite.js';
 
-/** Helpers of the account lifecycle tests (the spec's X1): sign-ups, sessions, row scans. */
+/** Helpers of the account lifecycle tests (interface.md 4.10): sign-ups, sessions, row scans. */
 
 export interface AccountResponse<T = Record<string, unknown>> {
   status: number;

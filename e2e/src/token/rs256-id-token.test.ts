@@ -106,7 +106,7 @@ describe('RS256 ID tokens for relying parties that need them', () => {
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('EdDSA');
   });
 
-  it('takes an RS256 ID token as id_token_hint at RP-initiated logout (extensions X3)', async () => {
+  it('takes an RS256 ID token as id_token_hint at RP-initiated logout (interface.md 4.3)', async () => {
     const loggedOut = 'https://app.example/logged-out';
     const client = await newAppClient(flow, {
       idTokenSignedResponseAlg: 'RS256',

@@ -14,9 +14,9 @@ export interface ClientConfig {
   /** Parsed JSON, or INVALID_JSON when the text was not JSON. */
   jwks: unknown;
   jwksUri: string | null;
-  /** Extensions X3 (OIDC RP-Initiated Logout 1.0 section 3.1). */
+  /** interface.md 4.3 (OIDC RP-Initiated Logout 1.0 section 3.1). */
   postLogoutRedirectUris: string[];
-  /** Extensions X3 (OIDC Back-Channel Logout 1.0 section 2.2). */
+  /** interface.md 4.3 (OIDC Back-Channel Logout 1.0 section 2.2). */
   backchannelLogoutUri: string | null;
   backchannelLogoutSessionRequired: boolean;
   /** OIDC Dynamic Registration 1.0 section 2; validated to EdDSA or RS256 (docs/tokens.md #34). */

@@ -24,7 +24,7 @@ const machine = {
   tokenEndpointAuthMethod: 'client_secret_basic',
 };
 
-describe("DeveloperDataService.PurgeDeveloper (the spec's X1, docs/identity.md #19)", () => {
+describe('DeveloperDataService.PurgeDeveloper (interface.md 4.10, docs/identity.md #19)', () => {
   it("deletes the developer's clients with their API keys, tells the caches, and nobody else's", async () => {
     const owner = newOwner();
     const bystander = newOwner();

@@ -3,7 +3,7 @@ import type { Registry } from '../registry.js';
 import { isUuid } from './uuid.js';
 
 /**
- * The clients service's part of an account deletion (the spec's X1, docs/identity.md #19): every
+ * The clients service's part of an account deletion (interface.md 4.10, docs/identity.md #19): every
  * client of the developer goes with its API keys, and every cache of client records hears of
  * it (docs/decisions.md #28), so none authenticates again. Idempotent: what is already gone is
  * skipped, so a deletion interrupted halfway can repeat it. Answers how many were deleted.

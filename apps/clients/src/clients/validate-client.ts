@@ -115,7 +115,7 @@ function checkGrantsAndResponses(config: ClientConfig, known: readonly string[],
   if (hasCode && !hasAuthorizationCode) reject('responseTypes', 'code requires the authorization_code grant');
 }
 
-// Extensions X3: post-logout redirect URIs follow the redirect URI rules (OIDC RP-Initiated
+// interface.md 4.3: post-logout redirect URIs follow the redirect URI rules (OIDC RP-Initiated
 // Logout 1.0 section 3.1); the back-channel URI is https, without a fragment (Back-Channel
 // Logout 1.0 section 2.2), loopback http only under the test-only CIMD_ALLOW_INSECURE_LOOPBACK
 // since the server itself POSTs to it (docs/clients.md #20).

@@ -66,7 +66,7 @@ export function parseRegistrationMetadata(text: string): RegistrationMetadata {
   return metadata;
 }
 
-// Extensions X3: the logout members of OIDC RP-Initiated and Back-Channel Logout 1.0.
+// interface.md 4.3: the logout members of OIDC RP-Initiated and Back-Channel Logout 1.0.
 function readLogoutMetadata(body: Json, metadata: RegistrationMetadata): void {
   const postLogout = stringList(body, 'post_logout_redirect_uris');
   if (postLogout) metadata.postLogoutRedirectUris = postLogout;

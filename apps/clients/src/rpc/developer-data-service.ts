@@ -3,7 +3,7 @@ import type { ServiceImplementation } from '@authz/shared/grpc';
 import { purgeDeveloper } from '../clients/purge-developer.js';
 import type { Registry } from '../registry.js';
 
-/** Account deletion's part in the clients service (the spec's X1): a thin translation. */
+/** Account deletion's part in the clients service (interface.md 4.10): a thin translation. */
 export function developerDataServiceImplementation(
   registry: Registry,
 ): ServiceImplementation<typeof DeveloperDataService> {

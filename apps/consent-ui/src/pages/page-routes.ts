@@ -23,7 +23,7 @@ import {
   tooManyAttemptsPage,
 } from './status/status-pages.js';
 
-/** interface.md 4.5, extensions X3 (logout). The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
+/** interface.md 4.5, interface.md 4.3 (logout). The wallet screens answer 404 while wallet federation is off (docs/decisions.md #25). */
 const ROUTES: readonly Route[] = [
   { path: HOSTED_PAGE_PATHS.login, methods: { GET: showLoginPage, POST: submitLogin } },
   { path: HOSTED_PAGE_PATHS.consent, methods: { GET: showConsentPage, POST: submitConsent } },

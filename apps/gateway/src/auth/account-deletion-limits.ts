@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 
 /**
- * The spec's X1 account deletion takes the password, so it is a door to guessing it: one
+ * interface.md 4.10 account deletion takes the password, so it is a door to guessing it: one
  * budget per address (an IPv6 address under its /64 and /48, docs/security.md #11) and one per
  * account, so a stolen access token cannot be used to guess from many addresses. The JSON
  * route and the account page share both (docs/security.md #13).

@@ -21,7 +21,7 @@ export const CHANGE_EMAIL_MESSAGE = 'Confirm the new address with the link maile
 const signedInUsers = new WeakMap<FastifyRequest, { sub: string; sid: string }>();
 
 /**
- * Interface extensions X1: password reset, password and email change, verification by POST.
+ * interface.md 4.10: password reset, password and email change, verification by POST.
  * Identity owns the accounts and their tokens; oauth ends the tokens of a user whose password
  * changed (docs/tokens.md #31), called here because identity calls no other service
  * (docs/decisions.md #6).

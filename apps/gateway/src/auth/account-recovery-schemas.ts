@@ -1,5 +1,5 @@
 /**
- * JSON schemas of the account-lifecycle routes (interface extensions X1). As at
+ * JSON schemas of the account-lifecycle routes (interface.md 4.10). As at
  * /auth/register (docs/errors.md "Gateway-specific choices"), types and sizes only: identity
  * checks presence, token shape, address syntax and password strength and names every field.
  */

@@ -15,7 +15,7 @@ export interface AccountRoutesOptions {
 }
 
 /**
- * The spec's X1 account routes, for a live first-party user token: the user's sessions (list and
+ * interface.md 4.10 account routes, for a live first-party user token: the user's sessions (list and
  * end), the profile (`name`) and account deletion. identity owns the data; oauth revokes what
  * a session or an account held (docs/tokens.md #15, docs/identity.md #19).
  */
@@ -131,7 +131,7 @@ function requireUser(user: User | undefined): User {
   return user;
 }
 
-/** The spec's X1: interface.md 2.1 User plus `name`, null until set. */
+/** interface.md 4.10: interface.md 2.1 User plus `name`, null until set. */
 function toMeView(user: User) {
   return { ...toUserView(user), name: user.name ?? null };
 }

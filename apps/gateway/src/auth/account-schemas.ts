@@ -1,6 +1,6 @@
 import { userViewSchema } from './user-view.js';
 
-/** JSON schemas of the account routes of the spec's X1. identity checks meaning; these check shape. */
+/** JSON schemas of the account routes of interface.md 4.10. identity checks meaning; these check shape. */
 
 export const sessionView = {
   type: 'object',

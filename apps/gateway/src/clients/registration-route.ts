@@ -111,7 +111,7 @@ export async function registrationRoute(
   );
 }
 
-// Extensions X3: the logout members only when registered, so clients that do not use them see
+// interface.md 4.3: the logout members only when registered, so clients that do not use them see
 // the response they always did (docs/clients.md #20).
 function logoutMetadata(registered: RegisterClientResponse) {
   return {

@@ -28,7 +28,7 @@ const settings = {
   // docs/decisions.md #16 (extension): keys for private_key_jwt.
   jwks: { type: ['object', 'null'], description: 'A JWK Set of public keys for private_key_jwt.' },
   jwksUri: { ...nullableString, description: 'Where the JWK Set for private_key_jwt is published.' },
-  // Extensions X3: OpenID Connect RP-Initiated and Back-Channel Logout 1.0.
+  // interface.md 4.3: OpenID Connect RP-Initiated and Back-Channel Logout 1.0.
   postLogoutRedirectUris: {
     ...stringList,
     description:

@@ -26,7 +26,7 @@ export interface HostedPageRoutesOptions {
   loginBudget: LoginLimits;
   /** Set while wallet federation is on: the budget of the pages that start a wallet flow. */
   walletFlowBudget?: RateLimitBudget;
-  /** POST /ui/register shares POST /auth/register's budget (the spec's X1). */
+  /** POST /ui/register shares POST /auth/register's budget (interface.md 4.10). */
   registerBudget: RateLimitBudget;
   /** POST /ui/account/delete shares DELETE /auth/account's budgets. */
   accountDeletionBudget: RateLimitBudget;

@@ -19,7 +19,7 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Extensions X3: the Set-Cookie value that removes the session cookie once its session ended
+ * interface.md 4.3: the Set-Cookie value that removes the session cookie once its session ended
  * (RFC 6265 section 5.3 step 11: Max-Age=0 expires it at once), with the same attributes the
  * `__Host-` prefix requires.
  */

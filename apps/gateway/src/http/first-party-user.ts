@@ -13,7 +13,7 @@ export interface FirstPartyUser {
 const users = new WeakMap<FastifyRequest, FirstPartyUser>();
 
 /**
- * interface.md 5 and docs/decisions.md #3, for the account routes of the spec's X1: only a live
+ * interface.md 5 and docs/decisions.md #3, for the account routes of interface.md 4.10: only a live
  * first-party user token (oauth checks signature, expiry, deny-list, client and `act`);
  * anything else is 401. A preValidation hook, so a missing token is 401 before the body is
  * looked at; routes set `config: { authChallenge: 'Bearer' }` (RFC 6750 section 3).

@@ -16,7 +16,7 @@ export interface LogoutRouteOptions {
 export const LOGOUT_PATH = '/oauth/logout';
 
 /**
- * Extensions X3, OIDC RP-Initiated Logout 1.0 section 2 (GET and POST): oauth decides; this
+ * interface.md 4.3, OIDC RP-Initiated Logout 1.0 section 2 (GET and POST): oauth decides; this
  * passes the parameters as sent with the session cookie, and answers a redirect (clearing the
  * cookie when its session ended) or the error page, never a redirect to an unchecked URI.
  */

@@ -23,9 +23,9 @@ export class Upstreams {
   readonly accountRecovery: ServiceClient<typeof AccountRecoveryService>;
   readonly userTokens: ServiceClient<typeof UserTokensService>;
   readonly tokens: ServiceClient<typeof TokenService>;
-  /** identity's sessions, profile and deletion steps (the spec's X1). */
+  /** identity's sessions, profile and deletion steps (interface.md 4.10). */
   readonly accounts: ServiceClient<typeof AccountService>;
-  /** oauth's session ending and account deletion (the spec's X1). */
+  /** oauth's session ending and account deletion (interface.md 4.10). */
   readonly accountLifecycle: ServiceClient<typeof AccountLifecycleService>;
   readonly authorization: ServiceClient<typeof AuthorizationService>;
   readonly keys: ServiceClient<typeof KeysService>;

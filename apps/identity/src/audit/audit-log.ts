@@ -17,7 +17,7 @@ export type AuditEventType =
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;
 export type DelegationEventType = (typeof DELEGATION_EVENT_TYPES)[number];
 
-/** Password and address changes (interface extensions X1, docs/identity.md #18). */
+/** Password and address changes (interface.md 4.10, docs/identity.md #18). */
 export type AccountRecoveryEventType =
   | 'password_reset_requested'
   | 'password_reset'

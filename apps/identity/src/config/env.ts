@@ -29,7 +29,7 @@ const settingsSchema = z.object({
   ARGON2_CONCURRENCY: envPositiveInt(2),
   ARGON2_QUEUE: z.coerce.number().int().min(0).default(64),
   VERIFICATION_TOKEN_TTL: envPositiveInt(86_400),
-  // Interface extensions X1: seconds a password-reset link lives.
+  // interface.md 4.10: seconds a password-reset link lives.
   PASSWORD_RESET_TOKEN_TTL: envPositiveInt(3600),
   SESSION_TTL: envPositiveInt(30 * 86_400),
   SESSION_SEEN_INTERVAL: envPositiveInt(300),

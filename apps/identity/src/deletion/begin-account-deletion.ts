@@ -10,7 +10,7 @@ export interface BeginAccountDeletionDeps {
 }
 
 /**
- * Step one of DELETE /auth/account (the spec's X1, docs/identity.md #19): the password must be
+ * Step one of DELETE /auth/account (interface.md 4.10, docs/identity.md #19): the password must be
  * the account's, then the account is marked deleting and its sessions end, so from here on it
  * signs in nowhere and GetUser no longer knows it. An unknown account and a wrong password are
  * the same InvalidCredentialsError after the same argon2id verify. Repeating it on an account

@@ -10,7 +10,7 @@ export interface CompleteAccountDeletionDeps {
 }
 
 /**
- * The keyed hash that stands for a deleted user in the audit log (the spec's X1, docs/identity.md
+ * The keyed hash that stands for a deleted user in the audit log (interface.md 4.10, docs/identity.md
  * #19): an operator who knows an id can find its history; the log alone names nobody.
  */
 export function auditUserHash(secretHashKey: Buffer, userId: string): string {

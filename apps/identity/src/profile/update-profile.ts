@@ -8,7 +8,7 @@ import type { User } from '../generated/prisma/client.js';
 export const MAX_NAME_LENGTH = 255;
 
 /**
- * PATCH /auth/me (the spec's X1): sets the user's name, trimmed, 1 to 255 code points, or clears
+ * PATCH /auth/me (interface.md 4.10): sets the user's name, trimmed, 1 to 255 code points, or clears
  * it; `updatedAt` is set either way (docs/identity.md #21). The name becomes the `name` claim of
  * ID tokens and UserInfo (interface.md 2.5).
  */

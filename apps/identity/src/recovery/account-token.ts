@@ -23,7 +23,7 @@ export function outboxMail(
 
 /**
  * A new token (32 random bytes as 64 hex), its keyed hash (the only form stored, docs/decisions.md
- * #5) and the hosted page link that carries it (interface extensions X1).
+ * #5) and the hosted page link that carries it (interface.md 4.10).
  */
 export function newLinkToken(deps: AccountTokenDeps, page: '/ui/reset-password' | '/ui/verify-email') {
   const token = randomHexToken();

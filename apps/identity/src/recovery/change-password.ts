@@ -23,7 +23,7 @@ export interface ChangePasswordDeps extends Pick<AccountTokenDeps, 'outboxKey'> 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * POST /auth/change-password (interface extensions X1, docs/identity.md #18): the current password
+ * POST /auth/change-password (interface.md 4.10, docs/identity.md #18): the current password
  * is checked first (InvalidCredentialsError, audited), then the new one against the policy;
  * every session but the caller's ends with the change.
  */

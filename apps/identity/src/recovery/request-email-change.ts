@@ -23,13 +23,13 @@ export interface RequestEmailChangeDeps extends AccountTokenDeps {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The generic 409 of interface extensions X1 (docs/conventions.md #5): it names no account. */
+/** The generic 409 of interface.md 4.10 (docs/conventions.md #5): it names no account. */
 function addressTaken(): never {
   throw new ConflictError({ message: 'Email change could not be completed', detail: 'address taken' });
 }
 
 /**
- * POST /auth/change-email (interface extensions X1, docs/identity.md #18): the password is checked,
+ * POST /auth/change-email (interface.md 4.10, docs/identity.md #18): the password is checked,
  * then a confirmation link goes to the new address; nothing changes until it is confirmed at
  * /ui/verify-email (VerifyEmail). The link lives VERIFICATION_TOKEN_TTL: it verifies an address.
  */

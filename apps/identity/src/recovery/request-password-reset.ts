@@ -18,7 +18,7 @@ export interface RequestPasswordResetDeps extends AccountTokenDeps {
 }
 
 /**
- * POST /auth/forgot-password (interface extensions X1, docs/identity.md #18): the same answer, 429
+ * POST /auth/forgot-password (interface.md 4.10, docs/identity.md #18): the same answer, 429
  * and work shape for known and unknown addresses (the limit check, then one transaction locking
  * the user row; only a real reset's inserts differ), as resend-verification does
  * (docs/identity.md #6). Its own counters, under the RESEND_VERIFICATION_* values.

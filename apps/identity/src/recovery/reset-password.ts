@@ -14,7 +14,7 @@ export interface ResetPasswordDeps extends AccountTokenDeps {
 }
 
 /**
- * POST /auth/reset-password (interface extensions X1, docs/identity.md #18). A malformed token or
+ * POST /auth/reset-password (interface.md 4.10, docs/identity.md #18). A malformed token or
  * a weak password is a validation error that leaves the token usable; an unknown, used or
  * expired token is InvalidTokenError. The use itself is one conditional update, so of two
  * concurrent resets with one link exactly one wins. Answers the account id: the caller revokes

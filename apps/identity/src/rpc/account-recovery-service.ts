@@ -6,7 +6,7 @@ import { requestPasswordReset } from '../recovery/request-password-reset.js';
 import { resetPassword } from '../recovery/reset-password.js';
 import type { Registry } from '../registry.js';
 
-/** Password reset and change, email change (interface extensions X1): thin translations (docs/conventions.md #2). */
+/** Password reset and change, email change (interface.md 4.10): thin translations (docs/conventions.md #2). */
 export function accountRecoveryServiceImplementation(
   registry: Registry,
 ): ServiceImplementation<typeof AccountRecoveryService> {

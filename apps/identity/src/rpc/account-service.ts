@@ -8,7 +8,7 @@ import { updateProfile } from '../profile/update-profile.js';
 import type { Registry } from '../registry.js';
 import { getUserSession, listSessions, toSessionSummary, touchSession } from '../sessions/list-sessions.js';
 
-/** The gRPC face of the account lifecycle (the spec's X1): thin translations (docs/conventions.md #2). */
+/** The gRPC face of the account lifecycle (interface.md 4.10): thin translations (docs/conventions.md #2). */
 export function accountServiceImplementation(
   registry: Registry,
 ): ServiceImplementation<typeof AccountService> {

@@ -9,7 +9,7 @@ import type { SessionStore } from './session-store.js';
 type Deps = SessionActivityDeps & { sessions: Pick<SessionStore, 'listLive' | 'findLive' | 'touch'> };
 
 /**
- * GET /auth/sessions (the spec's X1, docs/identity.md #22): every live session of the user,
+ * GET /auth/sessions (interface.md 4.10, docs/identity.md #22): every live session of the user,
  * first-party (`/auth/login`) and browser (hosted and wallet sign-in) alike, oldest first. The
  * caller's own session counts as used now, coalesced like every other use (#18).
  */

@@ -4,7 +4,7 @@ import type { RequestOrigin } from '@authz/proto/identity/v1/identity';
 export const MAX_USER_AGENT_LENGTH = 512;
 
 /**
- * The User-Agent a session keeps for the session list (the spec's X1 GET /auth/sessions): the
+ * The User-Agent a session keeps for the session list (interface.md 4.10 GET /auth/sessions): the
  * sign-in request's, at most MAX_USER_AGENT_LENGTH characters; null when none was sent.
  * PostgreSQL text cannot hold U+0000, which no valid header carries anyway.
  */

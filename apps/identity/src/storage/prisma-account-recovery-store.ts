@@ -76,7 +76,7 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
       if (!userId) return undefined;
       const now = new Date();
       await setPassword(tx, userId, passwordHash, now);
-      // The mailbox was proven: the address is verified (interface extensions X1).
+      // The mailbox was proven: the address is verified (interface.md 4.10).
       const user = await tx.user.update({
         where: { id: userId },
         data: { emailVerified: true, updatedAt: now },

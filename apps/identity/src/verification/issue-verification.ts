@@ -19,7 +19,7 @@ export interface IssueVerificationDeps {
 export function newVerification(deps: IssueVerificationDeps, to: string): NewVerification {
   const token = randomHexToken();
   const outboxId = randomUUID();
-  // A page whose GET changes nothing (interface extensions X1; docs/security.md #12 finding 10).
+  // A page whose GET changes nothing (interface.md 4.10; docs/security.md #12 finding 10).
   const verifyUrl = `${deps.issuer}/ui/verify-email?token=${token}`;
   return {
     tokenHash: keyedHash(deps.secretHashKey, token),

@@ -19,7 +19,7 @@ const TOKEN_PATTERN = /^[0-9a-f]{64}$/i;
 /**
  * interface.md 4.2 GET /auth/verify, docs/decisions.md #5: malformed → validation error; unknown, expired
  * or used → InvalidTokenError. Consuming is one conditional UPDATE, so of two concurrent
- * uses exactly one wins. The same link page confirms an email change (interface extensions X1,
+ * uses exactly one wins. The same link page confirms an email change (interface.md 4.10,
  * docs/identity.md #18): a token that is no sign-up verification is tried as one; the answer
  * is then the new address.
  */

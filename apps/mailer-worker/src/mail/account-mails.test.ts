@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMailJob } from './render-mail.js';
 
-// The account-lifecycle mails (interface extensions X1, docs/mail.md "Queue contract").
+// The account-lifecycle mails (interface.md 4.10, docs/mail.md "Queue contract").
 const token = 'cd'.repeat(32);
 
 describe('account-lifecycle mails', () => {

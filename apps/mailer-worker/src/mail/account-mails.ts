@@ -6,7 +6,7 @@ import type {
 } from '@authz/shared/mail';
 import { escapeHtml, type RenderedMail } from './verification-email.js';
 
-// The account-lifecycle mails (interface extensions X1; docs/mail.md "Queue contract"). Each has a
+// The account-lifecycle mails (interface.md 4.10; docs/mail.md "Queue contract"). Each has a
 // text part and an HTML part; links appear verbatim in the text and HTML-escaped in the HTML.
 
 export const PASSWORD_RESET_SUBJECT = 'Reset your password';

@@ -86,7 +86,7 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
-    // Extensions X3: RP-Initiated Logout 1.0 section 2.1, Back-Channel Logout 1.0 section 2.1
+    // interface.md 4.3: RP-Initiated Logout 1.0 section 2.1, Back-Channel Logout 1.0 section 2.1
     // (logout tokens carry sid), Front-Channel Logout 1.0 section 3 (not offered).
     end_session_endpoint: `${config.issuer}/oauth/logout`,
     backchannel_logout_supported: true,

@@ -7,7 +7,7 @@ import { purgeUserGrants } from '../protocol/account-lifecycle/purge-user-grants
 import type { RequestOrigin } from '../protocol/identity-port.js';
 import type { Registry } from '../registry.js';
 
-/** The account lifecycle (the spec's X1): thin translations (docs/conventions.md #2). */
+/** The account lifecycle (interface.md 4.10): thin translations (docs/conventions.md #2). */
 export function accountLifecycleServiceImplementation(
   deps: Registry,
 ): ServiceImplementation<typeof AccountLifecycleService> {

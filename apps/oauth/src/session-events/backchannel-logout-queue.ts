@@ -53,7 +53,7 @@ export function outboundLogoutTokenSender(allowInsecureLoopback: boolean): Logou
 
 /**
  * The delivery queue and its worker in every oauth replica (BullMQ hands each job to one).
- * Adding never waits for a delivery: the user's logout returns at once (extensions X3).
+ * Adding never waits for a delivery: the user's logout returns at once (interface.md 4.3).
  */
 export function openBackchannelLogoutQueue(
   deps: Omit<DeliveryDeps, 'send'>,

@@ -14,7 +14,7 @@ export interface SessionEventsWorker {
 
 /**
  * The consumer of identity's session-events queue (@authz/shared/session-events): every
- * session end, whatever ended it, is handled once here (extensions X3). A failure throws and
+ * session end, whatever ended it, is handled once here (interface.md 4.3). A failure throws and
  * the job's own backoff retries it.
  */
 export function startSessionEventsWorker(

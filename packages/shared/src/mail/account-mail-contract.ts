@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VERIFICATION_EMAIL_JOB, verificationEmailJobSchema } from './queue-contract.js';
 
-// The account-lifecycle mails of the interface extensions X1 (docs/mail.md "Queue contract"):
+// The account-lifecycle mails of interface.md 4.10 (docs/mail.md "Queue contract"):
 // the same queue, options and outbox as the verification mail, one job name each.
 
 export const PASSWORD_RESET_JOB = 'password-reset';

@@ -12,7 +12,7 @@ export function mailQueuePrefix(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}bull`;
 }
 
-/** Data of a `verification-email` job; `verifyUrl` is `${JWT_ISSUER}/ui/verify-email?token=<64 hex>` (X1). */
+/** Data of a `verification-email` job; `verifyUrl` is `${JWT_ISSUER}/ui/verify-email?token=<64 hex>` (interface.md 4.10). */
 export const verificationEmailJobSchema = z.object({
   to: z.email().max(254),
   verifyUrl: z.url({ protocol: /^https?$/ }).max(2048),

@@ -37,10 +37,10 @@ export const HOSTED_PAGE_PATHS = {
   walletLink: '/ui/wallet-link',
   /** Where a same-device wallet sends the browser back, with the response code (docs/wallet.md #18). */
   walletReturn: '/ui/wallet-return',
-  /** Extensions X3: the logout confirmation and the page after a logout. */
+  /** interface.md 4.3: the logout confirmation and the page after a logout. */
   logout: '/ui/logout',
   signedOut: '/ui/signed-out',
-  /** Account recovery (interface extensions X1). */
+  /** Account recovery (interface.md 4.10). */
   forgotPassword: '/ui/forgot-password',
   resetPassword: '/ui/reset-password',
   verifyEmail: '/ui/verify-email',

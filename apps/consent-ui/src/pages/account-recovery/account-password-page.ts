@@ -8,7 +8,7 @@ import type { RecoveryDeps } from './recovery-deps.js';
 import { field, fieldMessages } from './recovery-form.js';
 import { hasSessionCsrfToken, signedInAccountOf, signInFirstPage } from './signed-in-account.js';
 
-/** GET /ui/account/password (interface extensions X1): needs a browser session. */
+/** GET /ui/account/password (interface.md 4.10): needs a browser session. */
 export async function showAccountPasswordPage(deps: RecoveryDeps, request: PageRequest): Promise<PageResult> {
   const account = await signedInAccountOf(deps, request);
   if (!account) return signInFirstPage(deps, 'account-password');

@@ -6,7 +6,7 @@ import { tooManyAttemptsPage } from '../status/status-pages.js';
 import type { RecoveryDeps } from './recovery-deps.js';
 import { field, fieldMessages, isPreSessionFormValid, preSessionForm } from './recovery-form.js';
 
-/** GET /ui/forgot-password (interface extensions X1): one address field. */
+/** GET /ui/forgot-password (interface.md 4.10): one address field. */
 export async function showForgotPasswordPage(deps: RecoveryDeps, request: PageRequest): Promise<PageResult> {
   return forgotPasswordForm(deps, request, 200);
 }

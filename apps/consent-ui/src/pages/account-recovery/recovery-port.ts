@@ -9,7 +9,7 @@ export interface SignedInAccount {
 }
 
 /**
- * What the account-recovery pages need of identity and oauth (interface extensions X1;
+ * What the account-recovery pages need of identity and oauth (interface.md 4.10;
  * docs/decisions.md #6: consent-ui may call both). Failures are the services' AppErrors.
  */
 export interface AccountRecoveryPort {

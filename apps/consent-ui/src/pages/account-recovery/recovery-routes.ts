@@ -6,7 +6,7 @@ import { showForgotPasswordPage, submitForgotPassword } from './forgot-password-
 import { showResetPasswordPage, submitResetPassword } from './reset-password-page.js';
 import { showVerifyEmailPage, submitVerifyEmail } from './verify-email-page.js';
 
-/** The account-recovery pages (interface extensions X1, docs/hosted-pages.md #25). */
+/** The account-recovery pages (interface.md 4.10, docs/hosted-pages.md #25). */
 export const RECOVERY_ROUTES: readonly Route[] = [
   {
     path: HOSTED_PAGE_PATHS.forgotPassword,

@@ -8,7 +8,7 @@ import type { RecoveryDeps } from './recovery-deps.js';
 import { field, fieldMessages, isPreSessionFormValid, preSessionForm } from './recovery-form.js';
 
 /**
- * GET /ui/reset-password?token= (interface extensions X1): the form, and nothing else. The token
+ * GET /ui/reset-password?token= (interface.md 4.10): the form, and nothing else. The token
  * is not even looked up, so a prefetched link changes and reveals nothing (docs/hosted-pages.md #25).
  */
 export async function showResetPasswordPage(deps: RecoveryDeps, request: PageRequest): Promise<PageResult> {

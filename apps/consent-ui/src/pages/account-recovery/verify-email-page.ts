@@ -7,7 +7,7 @@ import type { RecoveryDeps } from './recovery-deps.js';
 import { isPreSessionFormValid, preSessionForm } from './recovery-form.js';
 
 /**
- * GET /ui/verify-email?token= (interface extensions X1, docs/security.md #12 finding 10): a
+ * GET /ui/verify-email?token= (interface.md 4.10, docs/security.md #12 finding 10): a
  * Confirm button and nothing else; link scanners that fetch it verify nothing. The same page
  * confirms a sign-up address and a new address of an email change.
  */

@@ -1,4 +1,4 @@
-/** The account pages of the spec's X1, under the issuer's path like every hosted link (links.ts). */
+/** The account pages of interface.md 4.10, under the issuer's path like every hosted link (links.ts). */
 export const ACCOUNT_PAGE_PATHS = {
   register: '/ui/register',
   account: '/ui/account',

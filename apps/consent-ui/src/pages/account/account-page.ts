@@ -12,7 +12,7 @@ type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks'>;
 export const WRONG_PASSWORD = 'The password is incorrect. Your account was not deleted.';
 
 /**
- * GET /ui/account (the spec's X1): the signed-in user's email and its verification state, the
+ * GET /ui/account (interface.md 4.10): the signed-in user's email and its verification state, the
  * name form, links to change the password and the address, every live session with a "Sign
  * out" button each, sign-out, and account deletion with the password. Every form POSTs with
  * the session's CSRF token (docs/decisions.md #17). Without a session the browser is sent to

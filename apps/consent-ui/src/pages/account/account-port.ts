@@ -1,6 +1,6 @@
 import type { RequestOrigin } from '../sign-in/identity-port.js';
 
-/** One live session of the user as the account page lists it (the spec's X1). */
+/** One live session of the user as the account page lists it (interface.md 4.10). */
 export interface AccountSession {
   id: string;
   /** Epoch milliseconds. */

@@ -4,7 +4,7 @@ import { ACCOUNT_PAGE_PATHS } from './account-links.js';
 import { showAccountPage } from './account-page.js';
 import { showRegisterPage, submitRegister } from './register-page.js';
 
-/** The spec's X1 pages: sign-up and the account page with its forms. */
+/** interface.md 4.10 pages: sign-up and the account page with its forms. */
 export const ACCOUNT_ROUTES: readonly Route[] = [
   { path: ACCOUNT_PAGE_PATHS.register, methods: { GET: showRegisterPage, POST: submitRegister } },
   { path: ACCOUNT_PAGE_PATHS.account, methods: { GET: showAccountPage } },

@@ -26,7 +26,7 @@ const NOT_CREATED = 'The account could not be created. If you already have one, 
 const FIELD_LABELS: Readonly<Record<string, string>> = { email: 'Email', password: 'Password' };
 
 /**
- * GET /ui/register (the spec's X1): the sign-up form, linked from the sign-in page as "Create an
+ * GET /ui/register (interface.md 4.10): the sign-up form, linked from the sign-in page as "Create an
  * account". Like the sign-in form it is bound to the pre-session cookie and the pending
  * authorization (docs/decisions.md #17), under its own label. A signed-in browser without a
  * pending authorization goes to its account page instead.

@@ -29,7 +29,7 @@ export interface ConsentPrompt {
   resources: string[];
 }
 
-/** Extensions X3: where a logout goes on; `clearSessionCookie` when the browser's session ended. */
+/** interface.md 4.3: where a logout goes on; `clearSessionCookie` when the browser's session ended. */
 export type LogoutOutcome = AuthorizationOutcome & { clearSessionCookie: boolean };
 
 /** A logout waiting for the user's confirmation. */

@@ -61,7 +61,7 @@ describe('GET /ui/consent', () => {
     );
     expect(items).toEqual([
       'Confirm your identity',
-      // Alice has set no name, so none is promised (the spec's X1).
+      // Alice has set no name, so none is promised (interface.md 4.10).
       'Your profile (you have not set a name)',
       'Your email address New',
       'Stay signed in and keep access while you are away',

@@ -77,7 +77,7 @@ interface ConsentView {
 function consentFormPage({ links }: Pick<Registry, 'links'>, { handle, session, prompt }: ConsentView) {
   const fresh = new Set(prompt.newScopes);
   const identity = clientIdentity(prompt);
-  // The spec's X1: "Your name" only for a user who has set one.
+  // interface.md 4.10: "Your name" only for a user who has set one.
   const describe = (scope: string) => describeScope(scope, session);
   const scopes = prompt.scopes.map(
     (scope) =>

@@ -10,7 +10,7 @@ const SCOPE_WORDING: Readonly<Record<string, string>> = {
 };
 
 /**
- * The spec's X1: `profile` releases the user's name, so the screen promises "Your name" only to a
+ * interface.md 4.10: `profile` releases the user's name, so the screen promises "Your name" only to a
  * user who has set one; for the others it says there is none to share.
  */
 const PROFILE_WITHOUT_NAME = 'Your profile (you have not set a name)';

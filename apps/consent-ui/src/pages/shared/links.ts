@@ -13,7 +13,7 @@ export interface Links {
   login(handle?: string): string;
   resume(handle: string): string;
   consent(): string;
-  /** Extensions X3: the logout confirmation's form target. */
+  /** interface.md 4.3: the logout confirmation's form target. */
   logout(): string;
   styleSheet(): string;
 }

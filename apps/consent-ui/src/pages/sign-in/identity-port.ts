@@ -20,7 +20,7 @@ export interface SessionView {
   userId: string;
   sessionId: string;
   emailVerified: boolean;
-  /** The name the user set (the spec's X1), absent until set. */
+  /** The name the user set (interface.md 4.10), absent until set. */
   name?: string;
 }
 

@@ -13,7 +13,7 @@ import { signedOutPage } from './signed-out-page.js';
 type Deps = Pick<Registry, 'identity' | 'authorization' | 'links'>;
 
 /**
- * GET /ui/logout?handle= (extensions X3, OIDC RP-Initiated Logout 1.0 section 2: without a
+ * GET /ui/logout?handle= (interface.md 4.3, OIDC RP-Initiated Logout 1.0 section 2: without a
  * valid id_token_hint the user confirms). A form with the session's CSRF token
  * (docs/decisions.md #17) and one button; nothing changes until it is pressed. A browser whose
  * session already ended is simply told it is signed out.

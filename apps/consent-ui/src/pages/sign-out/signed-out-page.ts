@@ -3,7 +3,7 @@ import { documentPage, type PageResult } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
 
 /**
- * GET /ui/signed-out (extensions X3): where a logout without a registered
+ * GET /ui/signed-out (interface.md 4.3): where a logout without a registered
  * post_logout_redirect_uri ends. It names no client and links nowhere but the sign-in page.
  */
 export function signedOutPage({ links }: Pick<Registry, 'links'>): PageResult {

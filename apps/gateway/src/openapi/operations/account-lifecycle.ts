@@ -1,6 +1,6 @@
 import type { OperationDocs } from '../types.js';
 
-/** The spec's X1 account routes: a live first-party user token on every one. */
+/** interface.md 4.10 account routes: a live first-party user token on every one. */
 const bearerOnly = [{ accessToken: [] }];
 const unauthorized = '`UNAUTHORIZED`: no token, or one that is not a live first-party user token.';
 

@@ -1,6 +1,6 @@
 import type { OperationDocs } from '../types.js';
 
-// Interface extensions X1: password reset, password and email change, verification by POST.
+// interface.md 4.10: password reset, password and email change, verification by POST.
 
 const validation = {
   400: '`VALIDATION_ERROR`: a field is missing or malformed; `details` names each one.',

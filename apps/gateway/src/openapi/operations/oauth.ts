@@ -104,7 +104,7 @@ const authorizationErrorPage = {
   },
 };
 
-// Extensions X3: OpenID Connect RP-Initiated Logout 1.0.
+// interface.md 4.3: OpenID Connect RP-Initiated Logout 1.0.
 const logoutRequest: JsonSchema = {
   type: 'object',
   properties: {

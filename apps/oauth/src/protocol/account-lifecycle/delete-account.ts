@@ -5,7 +5,7 @@ import { purgeUserGrants } from './purge-user-grants.js';
 type Deps = Pick<Registry, 'accounts' | 'userGrants' | 'denyList'>;
 
 /**
- * DELETE /auth/account (the spec's X1), in the order of docs/identity.md #19:
+ * DELETE /auth/account (interface.md 4.10), in the order of docs/identity.md #19:
  * 1. identity checks the password, marks the account deleting and ends its sessions (from
  *    here the account signs in nowhere, and GetUser no longer knows it);
  * 2. oauth denies the user's live access tokens and deletes its consents, families and codes;

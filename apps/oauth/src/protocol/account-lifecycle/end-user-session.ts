@@ -3,7 +3,7 @@ import { revokeSessionRefreshTokens } from '../refresh-token/refresh-token-famil
 import type { Registry } from '../../registry.js';
 
 /**
- * DELETE /auth/sessions/{id} and "Sign out" on the account page (the spec's X1): the session must
+ * DELETE /auth/sessions/{id} and "Sign out" on the account page (interface.md 4.10): the session must
  * be a live one of the user (else NotFoundError, the same for another user's). Its refresh
  * families are revoked with their live access tokens before identity ends and audits the
  * session, as logout does (docs/tokens.md #15), so a crash in between leaves nothing usable

@@ -1,6 +1,6 @@
 import type { LiveAccessToken } from '../access-token/deny-list.js';
 
-/** Everything oauth keeps of one user, for account deletion (the spec's X1, docs/identity.md #19). */
+/** Everything oauth keeps of one user, for account deletion (interface.md 4.10, docs/identity.md #19). */
 export interface UserGrantsStore {
   /**
    * Revokes every refresh-token family of the user and answers the access tokens issued to

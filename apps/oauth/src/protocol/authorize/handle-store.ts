@@ -39,7 +39,7 @@ export interface ConsentPrompt {
   authTime: number;
 }
 
-/** A logout waiting for the user's confirmation, bound to the browser session that saw it (extensions X3). */
+/** A logout waiting for the user's confirmation, bound to the browser session that saw it (interface.md 4.3). */
 export interface LogoutPrompt extends LogoutDestination {
   sessionId: string;
   userId: string;

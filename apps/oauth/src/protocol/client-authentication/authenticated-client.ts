@@ -22,9 +22,9 @@ export interface AuthenticatedClient {
   agentScopeModes: readonly string[];
   redirectUris: readonly string[];
   requirePkce: boolean;
-  /** Extensions X3: where RP-initiated logout may redirect (exact strings). */
+  /** interface.md 4.3: where RP-initiated logout may redirect (exact strings). */
   postLogoutRedirectUris: readonly string[];
-  /** Extensions X3: where logout tokens are POSTed (OIDC Back-Channel Logout 1.0 section 2.2). */
+  /** interface.md 4.3: where logout tokens are POSTed (OIDC Back-Channel Logout 1.0 section 2.2). */
   backchannelLogoutUri?: string;
   backchannelLogoutSessionRequired: boolean;
   /** id_token_signed_response_alg (OIDC Dynamic Registration 2): EdDSA or RS256 (docs/tokens.md #34). */

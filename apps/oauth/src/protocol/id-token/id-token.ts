@@ -8,7 +8,7 @@ export interface IdTokenSubject {
   clientId: string;
   /** Epoch seconds of the authentication (OIDC Core 2 auth_time). */
   authTime: number;
-  /** The identity session's public id (extensions X3: the `sid` claim), never its cookie value. */
+  /** The identity session's public id (interface.md 4.3: the `sid` claim), never its cookie value. */
   sessionId: string;
   nonce?: string;
   scope: readonly string[];
@@ -19,7 +19,7 @@ export interface IdTokenSubject {
 /**
  * OIDC Core 2 and 3.1.3.6, interface.md 2.5: an EdDSA JWT (docs/decisions.md #11), or RS256 for a
  * client registered for it (docs/tokens.md #34), signed with the active key of that algorithm, aud the client id, the access token's lifetime; auth_time always and sid always
- * (docs/authorization.md #14, extensions X3). name whenever the user has one (not
+ * (docs/authorization.md #14, interface.md 4.3). name whenever the user has one (not
  * scope-gated, interface.md 2.5); email and email_verified only under the email scope, from the
  * account itself (docs/authorization.md #14).
  */

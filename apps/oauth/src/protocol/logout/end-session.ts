@@ -27,7 +27,7 @@ export type EndSessionDeps = Pick<
 >;
 
 /**
- * Extensions X3, OIDC RP-Initiated Logout 1.0 (GET and POST /oauth/logout). A valid
+ * interface.md 4.3, OIDC RP-Initiated Logout 1.0 (GET and POST /oauth/logout). A valid
  * `id_token_hint` names the session by its `sid`: it ends at once, cookie or not (a
  * cross-site POST carries no SameSite=Lax cookie). Otherwise a signed-in browser confirms on
  * /ui/logout, and a signed-out one has nothing to end. Then the registered

@@ -30,7 +30,7 @@ export async function getLogoutPrompt(
 /**
  * POST /ui/logout (CSRF checked by consent-ui, docs/decisions.md #17): the prompt is taken once
  * (GETDEL) and only by the session it was made for; that session ends with its tokens
- * (extensions X3), and the browser goes on as RP-Initiated Logout 1.0 section 3 says.
+ * (interface.md 4.3), and the browser goes on as RP-Initiated Logout 1.0 section 3 says.
  */
 export async function confirmLogout(
   deps: Deps,

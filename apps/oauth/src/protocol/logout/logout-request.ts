@@ -15,7 +15,7 @@ export interface LogoutRequest extends LogoutDestination {
 }
 
 /**
- * OIDC RP-Initiated Logout 1.0 sections 2 and 3, extensions X3, in order: no parameter twice;
+ * OIDC RP-Initiated Logout 1.0 sections 2 and 3, interface.md 4.3, in order: no parameter twice;
  * `state` at most 512 characters (docs/authorization.md #5); an `id_token_hint` must be a valid
  * ID token of ours; `client_id`, when sent with a hint, must be among its audiences; the client
  * (named by `client_id`, else the hint's single audience) must resolve; a

@@ -6,11 +6,11 @@ import type { BackchannelLogoutJob } from './backchannel-port.js';
 /** OIDC Back-Channel Logout 1.0 section 2.4: the event member a logout token carries. */
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
-/** Extensions X3: exp at most two minutes after iat. */
+/** interface.md 4.3: exp at most two minutes after iat. */
 export const LOGOUT_TOKEN_TTL_SECONDS = 120;
 
 /**
- * OIDC Back-Channel Logout 1.0 section 2.4, extensions X3: `typ` logout+jwt, signed like every
+ * OIDC Back-Channel Logout 1.0 section 2.4, interface.md 4.3: `typ` logout+jwt, signed like every
  * JWT of this server (EdDSA, the active key), `aud` the client, both `sub` and `sid` (the sid
  * every ID token of the session carried), a fresh `jti`, never `nonce`. Minted at each delivery
  * attempt, so a retried delivery never carries an expired token.

@@ -3,7 +3,7 @@ import { revokeSessionRefreshTokens } from '../refresh-token/refresh-token-famil
 import type { Registry } from '../../registry.js';
 
 /**
- * Extensions X3: a session that ends takes its tokens with it: every refresh family opened in
+ * interface.md 4.3: a session that ends takes its tokens with it: every refresh family opened in
  * it (with the live access tokens issued in them, docs/tokens.md #11) and the live access
  * tokens of its codes that opened no family. Idempotent, so a session end seen twice (the
  * logout that ended it, then the session-events queue) costs nothing more.

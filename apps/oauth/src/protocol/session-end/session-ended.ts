@@ -14,7 +14,7 @@ export type SessionEndedDeps = Pick<
 > & { backchannel: BackchannelDeliveries };
 
 /**
- * The one place every session end arrives (extensions X3, docs/tokens.md #26): identity's outbox puts each end on the session-events queue, whatever ended it. The
+ * The one place every session end arrives (interface.md 4.3, docs/tokens.md #26): identity's outbox puts each end on the session-events queue, whatever ended it. The
  * session's tokens are revoked, then every client issued a code in that session that
  * registered a back-channel logout URI gets a delivery job (OIDC Back-Channel Logout 1.0
  * section 2.5: "each RP ... with which the session ... was associated"). A client that no longer

@@ -7,7 +7,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Ends a user's tokens (interface extensions X1; docs/tokens.md #31): every refresh family but
+ * Ends a user's tokens (interface.md 4.10; docs/tokens.md #31): every refresh family but
  * those of `exceptSessionId` is revoked with the access tokens remembered in it (#11), and a
  * per-user cut-off denies every other access token of the user issued until now, including
  * those no family remembers (a code flow without `offline_access`, a token exchange).

@@ -19,7 +19,7 @@ export interface UserInfo {
   sub: string;
   email?: string;
   emailVerified?: true;
-  /** OIDC Core 5.4: under `profile`, once the user has set one (the spec's X1). */
+  /** OIDC Core 5.4: under `profile`, once the user has set one (interface.md 4.10). */
   name?: string;
 }
 
