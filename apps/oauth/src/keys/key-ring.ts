@@ -163,10 +163,13 @@ export class KeyRing {
       SIGNING_ALGS.map((alg) => generateSigningKey(this.options.keyEncryptionKey, alg)),
     );
     const { reloadIntervalMs, accessTokenTtlSeconds } = this.options;
-    const activatesAt = new Date(now.getTime() + reloadIntervalMs);
+    // Counted from when the keys are stored, not from the call: an RSA key can take a while to
+    // generate, and the other replicas need the whole interval to publish the new keys first.
+    const storedAt = new Date(Math.max(now.getTime(), Date.now()));
+    const activatesAt = new Date(storedAt.getTime() + reloadIntervalMs);
     const publishUntil = new Date(activatesAt.getTime() + accessTokenTtlSeconds * 1000 + reloadIntervalMs);
     await this.options.store.rotate(next, activatesAt, publishUntil);
-    await this.reload(now);
+    await this.reload(storedAt);
     const kids = Object.fromEntries(next.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
     return { kid: kids.EdDSA, kids, activatesAt };
   }
