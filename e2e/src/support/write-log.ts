@@ -57,6 +57,11 @@ export async function installWriteLog(sql: pg.Client): Promise<WriteLog> {
             'SELECT count(*) AS pending FROM identity.mail_outbox WHERE enqueued_at IS NULL',
           );
           if (Number(rows[0]!.pending) > 0) throw new Error('mail outbox rows not relayed yet');
+          // A session end is relayed, and its row deleted, just after the request that ended it.
+          const { rows: ends } = await sql.query<{ pending: string }>(
+            'SELECT count(*) AS pending FROM identity.session_end_outbox',
+          );
+          if (Number(ends[0]!.pending) > 0) throw new Error('session ends not relayed yet');
         },
         { timeout: 10_000, interval: 20 },
       );
