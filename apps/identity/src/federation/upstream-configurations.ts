@@ -57,11 +57,15 @@ async function discover(
     client.ClientSecretBasic(provider.clientSecret),
     {
       [client.customFetch]: fetch,
-      // The outbound policy still refuses every http URL but loopback ones, and those only
-      // under the test flag (CIMD_ALLOW_INSECURE_LOOPBACK).
-      ...(allowInsecureLoopback && issuer.protocol === 'http:'
-        ? { execute: [client.allowInsecureRequests] }
-        : {}),
+      execute: [
+        // OIDC Core 1.0 section 3.1.3.7 lets a client skip the ID token's signature when it came
+        // straight from the token endpoint over TLS; docs/federation.md #4 does not: the
+        // signature is checked against the upstream's JWKS (openid-client's non-repudiation).
+        client.enableNonRepudiationChecks,
+        // The outbound policy still refuses every http URL but loopback ones, and those only
+        // under the test flag (CIMD_ALLOW_INSECURE_LOOPBACK).
+        ...(allowInsecureLoopback && issuer.protocol === 'http:' ? [client.allowInsecureRequests] : []),
+      ],
       timeout: UPSTREAM_TIMEOUT_MS / 1000,
     },
   );
