@@ -241,4 +241,30 @@ describe('a hostile upstream', () => {
       });
     }
   });
+
+  it('finishes a flow only in the browser that started it, and only once', async () => {
+    context.upstreams.hostile.fault = 'honest';
+    const starter = await browser.newContext();
+    const page = await starter.newPage();
+    // The upstream's answer held as a link, to take the callback URL elsewhere first.
+    context.upstreams.hostile.holdAnswer = true;
+    await page.goto(context.url('/ui/login'));
+    await page.getByRole('link', { name: 'Continue with Hostile ID' }).click();
+    const callback = (await page.locator('#back').getAttribute('href')) ?? '';
+    context.upstreams.hostile.holdAnswer = false;
+    expect(new URL(callback).pathname).toBe('/ui/federation/callback');
+
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    expect((await otherPage.goto(callback))?.status()).toBe(400);
+    expect(await heading(otherPage)).toBe('The sign-in could not be completed');
+    await other.close();
+
+    // The starting browser still finishes it, once.
+    await page.goto(callback);
+    expect(await heading(page)).toBe('You are signed in');
+    expect((await page.goto(callback))?.status()).toBe(400);
+    expect(await heading(page)).toBe('The sign-in could not be completed');
+    await starter.close();
+  });
 });

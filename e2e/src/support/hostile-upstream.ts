@@ -24,6 +24,8 @@ export class HostileUpstream {
   readonly clientId = 'downstream';
   readonly clientSecret = randomBytes(32).toString('base64url');
   fault: UpstreamFault = 'honest';
+  /** Show the way back as a link (`#back`) instead of redirecting: a test can take it elsewhere. */
+  holdAnswer = false;
   private readonly grants = new Map<string, Grant>();
 
   private constructor(
@@ -102,6 +104,10 @@ export class HostileUpstream {
       this.fault === 'forged-state' ? randomBytes(32).toString('base64url') : state,
     );
     back.searchParams.set('iss', this.fault === 'wrong-iss' ? 'https://attacker.example' : this.issuer);
+    if (this.holdAnswer) {
+      const body = `<!doctype html><title>Answer</title><a id="back" href="${back.href.replace(/&/g, '&amp;')}">Back</a>`;
+      return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+    }
     return { status: 302, headers: { location: back.href }, body: '' };
   }
 

@@ -8,6 +8,7 @@ import type {
   UnknownSubjectRules,
   UpstreamIdentity,
 } from '../federation/federated-credential-store.js';
+import { providerType } from '../federation/federated-subject.js';
 import { countSignInMethods } from '../federation/sign-in-methods.js';
 import type { NewSession } from '../sessions/session-store.js';
 import { signInAllowed } from '../sessions/sign-in-allowed.js';
@@ -98,7 +99,7 @@ export class PrismaFederatedCredentialStore implements FederatedCredentialStore 
       await recordAudit(tx, {
         ...audit,
         actorUserId: userId,
-        details: { ...audit.details, provider: credential.providerId },
+        details: { ...audit.details, provider: providerType(credential.providerId) },
       });
       return 'unlinked';
     });
