@@ -106,7 +106,7 @@ describe('sign-in methods on /ui/account', () => {
     expect((await identities()).map(({ provider_id }) => provider_id)).toEqual(['upstream']);
     expect(await unlinkButtons()).toBe(0);
 
-    const [{ user_id: userId }] = (await identities()) as [{ user_id: string }];
+    const userId = (await identities())[0]!.user_id;
     const audited = await querySql<{ type: string; details: unknown }>(
       context.databaseUrl,
       `SELECT type, details FROM identity.audit_events

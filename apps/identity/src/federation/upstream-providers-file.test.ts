@@ -27,12 +27,21 @@ describe('loadUpstreamProviders', () => {
   it('applies the defaults and reads a secret from a file beside it', () => {
     writeFileSync(join(directory, 'corp.secret'), 'from-a-file\n');
     const rest = { id: good.id, displayName: good.displayName, issuer: good.issuer, clientId: good.clientId };
-    const path = fileWith(JSON.stringify([good, { ...rest, id: 'filed', clientSecretFile: 'corp.secret', trustEmail: true }]));
+    const path = fileWith(
+      JSON.stringify([good, { ...rest, id: 'filed', clientSecretFile: 'corp.secret', trustEmail: true }]),
+    );
     expect(loadUpstreamProviders(path)).toEqual({
       problems: [],
       providers: [
         { ...good, scopes: 'openid email profile', trustEmail: false, createAccounts: false },
-        { ...rest, id: 'filed', clientSecret: 'from-a-file', scopes: 'openid email profile', trustEmail: true, createAccounts: false },
+        {
+          ...rest,
+          id: 'filed',
+          clientSecret: 'from-a-file',
+          scopes: 'openid email profile',
+          trustEmail: true,
+          createAccounts: false,
+        },
       ],
     });
   });
