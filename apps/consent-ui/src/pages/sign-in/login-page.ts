@@ -243,7 +243,7 @@ function loginFormPage(
         </form>
         <p><a href="${recoveryLinks.forgotPassword()}">Forgot password?</a></p>
         <p><a href="${accountLinks.register(handle)}">Create an account</a></p>
-        ${walletOffer} ${federationOffer}`,
+        ${walletOffer}${federationOffer}`,
     },
     setCookies,
   );
