@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { querySql } from '../support/accounts.js';
+import { querySql, signUp } from '../support/accounts.js';
 import { launchChromium } from '../support/chromium.js';
 import { heading, passUpstream } from './federation-pages.js';
 import { useFederation } from './federation-setup.js';
@@ -118,5 +118,31 @@ describe('sign-in methods on /ui/account', () => {
       { type: 'federated_identity_linked', details: { provider: 'oidc_second' } },
       { type: 'federated_identity_unlinked', details: { provider: 'oidc_second' } },
     ]);
+  });
+
+  it('links nothing when another account holds the upstream identity', async () => {
+    const other = await signUp(context.suite, 'other');
+    const browserOfOther = await browser.newContext();
+    const otherPage = await browserOfOther.newPage();
+    await otherPage.goto(context.url('/ui/login?next=account'));
+    await otherPage.fill('input[type=email][name=email]', other.email);
+    await otherPage.fill('input[type=password][name=password]', other.password);
+    await otherPage.getByRole('button', { name: 'Sign in' }).click();
+    await otherPage.waitForURL(context.url('/ui/account'));
+    await otherPage.getByRole('button', { name: 'Link Upstream ID' }).click();
+    await otherPage.getByRole('link', { name: 'Continue to Upstream ID' }).click();
+    const answer = otherPage.waitForResponse((response) =>
+      response.url().includes('/ui/federation/callback'),
+    );
+    await passUpstream(otherPage, context.upstreams.real.issuer, login);
+    expect((await answer).status()).toBe(409);
+    expect(await heading(otherPage)).toBe('That sign-in is linked to another account');
+    await browserOfOther.close();
+    const held = await querySql(
+      context.databaseUrl,
+      `SELECT f.id FROM identity.federated_credentials f WHERE f.user_id = $1`,
+      [other.userId],
+    );
+    expect(held).toEqual([]);
   });
 });

@@ -161,6 +161,22 @@ describe('sign-in through an upstream at an authorization request', () => {
     expect(rows[0]!.everything).not.toContain(login);
   });
 
+  it('creates an account whose address stays unverified when the upstream does not say it is verified', async () => {
+    const login = unique('unsure');
+    const email = `${unique('mailbox')}@upstream.example`;
+    context.upstreams.real.users.set(login, { email, email_verified: false });
+    const session = await browser.newContext();
+    const page = await session.newPage();
+    await authorizeThrough(page, 'Upstream ID', login);
+    const result = await finishAtRelyingParty(page);
+    await session.close();
+    expect(result.idTokenClaims).toMatchObject({ sub: result.sub, email, email_verified: false });
+    // No trusted source: UserInfo carries no address (interface.md 4.3).
+    expect(result.userInfo).toEqual({ sub: result.sub });
+    const rows = (await credentialRows('upstream')).filter(({ user_id }) => user_id === result.sub);
+    expect(rows.map(({ email: kept }) => kept)).toEqual([null]);
+  });
+
   it('joins an existing account by email only when the upstream says email_verified: true', async () => {
     const account = await signUp(context.suite, 'joiner');
     await querySql(context.databaseUrl, `UPDATE identity.users SET email_verified = true WHERE id = $1`, [

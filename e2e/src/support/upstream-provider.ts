@@ -51,6 +51,7 @@ export class UpstreamProvider {
       ],
       jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'upstream-1' }] },
       pkce: { required: () => true },
+      cookies: { keys: [randomBytes(32).toString('base64url')] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'] },
       // The email claims in the ID token itself, as most providers put them.
       conformIdTokenClaims: false,
