@@ -145,4 +145,19 @@ describe('sign-in methods on /ui/account', () => {
     );
     expect(held).toEqual([]);
   });
+
+  it('asks a session signed in more than five minutes ago to sign in again before linking', async () => {
+    const userId = (await identities())[0]!.user_id;
+    await querySql(
+      context.databaseUrl,
+      `UPDATE identity.sessions SET auth_time = now() - interval '6 minutes' WHERE user_id = $1`,
+      [userId],
+    );
+    await page.goto(context.url('/ui/account'));
+    const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Link Second ID' }).click();
+    expect((await answer).status()).toBe(401);
+    expect(await heading(page)).toBe('Sign in again');
+    expect((await identities()).map(({ provider_id }) => provider_id)).toEqual(['upstream']);
+  });
 });

@@ -1,5 +1,6 @@
 import { constantTimeEqual } from '@authz/shared/crypto';
 import { NotFoundError } from '@authz/shared/errors';
+import { WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS } from '@authz/shared/protocol';
 import { clearedFederationCookie, FEDERATION_COOKIE, federationCookie } from '../../cookies/set-cookie.js';
 import { html } from '../../html/html.js';
 import type { Registry } from '../../registry.js';
@@ -9,7 +10,11 @@ import type { PageRequest } from '../shared/page-request.js';
 import { csrfRefusal, documentPage, redirectPage, signedIn, type PageResult } from '../shared/page-result.js';
 import { expiredRequestPage, notFoundPage, signInRequiredPage } from '../status/status-pages.js';
 import type { CompletedUpstreamFlow, StartedUpstreamFlow } from './federation-port.js';
-import { federationConflictPage, federationRefusalPage } from './federation-status-pages.js';
+import {
+  federationConflictPage,
+  federationRefusalPage,
+  federationSignInAgainPage,
+} from './federation-status-pages.js';
 
 type Deps = Pick<Registry, 'identity' | 'links' | 'accountLinks' | 'federation'>;
 
@@ -56,6 +61,10 @@ export async function startUpstreamLink(
   if (sent === undefined || !constantTimeEqual(sent, session.csrfToken)) return csrfRefusal();
   const provider = (await deps.federation.listProviders()).find(({ id }) => id === providerId);
   if (!provider) return notFoundPage(deps);
+  // A browser left signed in must not add a permanent way into the account (docs/federation.md #12).
+  if (session.authTime * 1000 < Date.now() - WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS * 1000) {
+    return federationSignInAgainPage(deps);
+  }
   const flow = await deps.federation.start({ providerId, linkUserId: session.userId });
   return documentPage(
     deps.links,

@@ -38,3 +38,17 @@ export function federationConflictPage(
     setCookies,
   );
 }
+
+/**
+ * docs/federation.md #12: linking needs a sign-in within the last 5 minutes; the session is
+ * live but older, so the user signs in again and comes back to the account page.
+ */
+export function federationSignInAgainPage({ links }: Deps): PageResult {
+  return documentPage(links, 401, {
+    title: 'Sign in again',
+    content: html`<p>Linking a sign-in method needs a recent sign-in. Sign in again to go on.</p>
+      <p>
+        <a href="${links.login()}?next=account">Sign in</a> and you will be brought back to your account.
+      </p>`,
+  });
+}
