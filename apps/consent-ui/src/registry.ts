@@ -1,5 +1,6 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { FederationService } from '@authz/proto/identity/v1/federation';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
@@ -17,6 +18,9 @@ import { hostedLinks, type Links } from './pages/shared/links.js';
 import { walletLinks, type WalletLinks } from './pages/wallet/wallet-links.js';
 import type { WalletPort } from './pages/wallet/wallet-port.js';
 import { qrCodeRenderer, type QrCodes } from './pages/wallet/wallet-qr-code.js';
+import { federationLinks, type FederationLinks } from './pages/federation/federation-links.js';
+import type { FederationPort } from './pages/federation/federation-port.js';
+import { federationOverGrpc } from './rpc/federation-client.js';
 import { accountOverGrpc } from './rpc/account-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { accountRecoveryOverGrpc } from './rpc/account-recovery-client.js';
@@ -43,6 +47,9 @@ export interface Registry {
   /** Sign-up, sessions, name and deletion (interface.md 4.10). */
   accounts: AccountPort;
   accountLinks: AccountLinks;
+  /** Upstream OpenID Providers (interface.md 4.14). */
+  federation: FederationPort;
+  federationLinks: FederationLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -76,5 +83,7 @@ export function createRegistry(
       lifecycle: parts.oauthChannel.service(AccountLifecycleService),
     }),
     accountLinks: accountLinks(env.issuer),
+    federation: federationOverGrpc(parts.identityChannel.service(FederationService)),
+    federationLinks: federationLinks(env.issuer),
   };
 }

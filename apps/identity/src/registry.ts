@@ -19,6 +19,11 @@ import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
 import { PrismaSessionStore } from './storage/prisma-session-store.js';
 import { PrismaVerificationStore } from './storage/prisma-verification-store.js';
+import { PrismaFederatedCredentialStore } from './storage/prisma-federated-credential-store.js';
+import type { FederatedCredentialStore } from './federation/federated-credential-store.js';
+import { UpstreamFlowStore } from './federation/upstream-flow-store.js';
+import { upstreamConfigurations, type UpstreamConfigurations } from './federation/upstream-configurations.js';
+import { loadUpstreamProviders, type UpstreamProvider } from './federation/upstream-providers-file.js';
 import { PrismaWalletCredentialStore } from './storage/prisma-wallet-credential-store.js';
 import type { ResendLimits } from './verification/resend-limits.js';
 import type { VerificationStore } from './verification/verification-store.js';
@@ -31,6 +36,11 @@ export interface Registry {
   sessions: SessionStore;
   deletions: AccountDeletionStore;
   walletCredentials: WalletCredentialStore;
+  /** Upstream identities and the providers of UPSTREAM_IDPS_FILE (docs/federation.md). */
+  federatedCredentials: FederatedCredentialStore;
+  upstreamProviders: readonly UpstreamProvider[];
+  upstreamConfigurations: UpstreamConfigurations;
+  upstreamFlows: UpstreamFlowStore;
   audit: AuditLog;
   redis: Redis;
   log: Logger;
@@ -72,6 +82,10 @@ export async function createRegistry(
     sessions: new PrismaSessionStore(prisma),
     deletions: new PrismaAccountDeletionStore(prisma),
     walletCredentials: new PrismaWalletCredentialStore(prisma),
+    federatedCredentials: new PrismaFederatedCredentialStore(prisma),
+    upstreamProviders: loadedUpstreamProviders(env, parts.log),
+    upstreamConfigurations: upstreamConfigurations({ allowInsecureLoopback: env.allowInsecureLoopback }),
+    upstreamFlows: new UpstreamFlowStore(parts.redis, env.secretHashKey),
     audit: new PrismaAuditLog(prisma),
     hasher,
     commonPasswords,
@@ -86,4 +100,14 @@ export async function createRegistry(
     sessionSeenIntervalSeconds: env.sessionSeenIntervalSeconds,
     resendLimits: env.resendVerification,
   };
+}
+
+/** docs/federation.md #3: every problem logged by name; the good entries serve, the bad ones do not. */
+function loadedUpstreamProviders(env: IdentityEnv, log: Logger): UpstreamProvider[] {
+  const { providers, problems } = loadUpstreamProviders(env.upstreamIdpsFile);
+  for (const problem of problems) log.error({ problem }, 'upstream identity provider left out');
+  if (env.upstreamIdpsFile !== undefined) {
+    log.info({ providers: providers.map(({ id }) => id) }, 'upstream identity providers loaded');
+  }
+  return providers;
 }

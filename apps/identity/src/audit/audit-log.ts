@@ -8,6 +8,8 @@ export type AuditEventType =
   | 'login_failure'
   | 'logout'
   | 'wallet_linked'
+  | 'federated_identity_linked'
+  | 'federated_identity_unlinked'
   | AccountRecoveryEventType
   | 'account_deletion_started'
   | 'account_deleted'
