@@ -30,19 +30,28 @@ const ROUTES: [string, string, unknown?][] = [
 ];
 
 describe('access to the operator API', () => {
-  it.each(ROUTES)('%s %s: 401 without a token, 403 for a user who is no admin', async (method, path, body) => {
-    const anonymous = await fetch(context.url(path), {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toBe(bearerChallenge(context.suite.baseUrl));
-    expect(await anonymous.json()).toEqual({ error: 'Unauthorized', statusCode: 401, code: 'UNAUTHORIZED' });
+  it.each(ROUTES)(
+    '%s %s: 401 without a token, 403 for a user who is no admin',
+    async (method, path, body) => {
+      const anonymous = await fetch(context.url(path), {
+        method,
+        ...(body === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe(bearerChallenge(context.suite.baseUrl));
+      expect(await anonymous.json()).toEqual({
+        error: 'Unauthorized',
+        statusCode: 401,
+        code: 'UNAUTHORIZED',
+      });
 
-    const user = await newAccount(context.suite);
-    const refused = await adminCall(context.suite, user, method, path, body);
-    expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: FORBIDDEN });
-  });
+      const user = await newAccount(context.suite);
+      const refused = await adminCall(context.suite, user, method, path, body);
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: FORBIDDEN });
+    },
+  );
 
   it('a garbage token is 401', async () => {
     const response = await adminCall(context.suite, { accessToken: 'not-a-token' }, 'GET', '/admin/users');
@@ -93,7 +102,9 @@ describe('access to the operator API', () => {
     });
     expect((await adminCall(context.suite, admin, 'GET', '/admin/users?limit=100')).status).toBe(200);
     const badCursor = await adminCall(context.suite, admin, 'GET', '/admin/users?cursor=xyz');
-    expect(badCursor.body).toMatchObject({ details: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
+    expect(badCursor.body).toMatchObject({
+      details: [{ path: 'cursor', message: 'is not a cursor of this list' }],
+    });
     const emptyPatch = await adminCall(context.suite, admin, 'PATCH', `/admin/users/${admin.id}`, {});
     expect(emptyPatch.status).toBe(400);
     const unknownClient = await adminCall(
@@ -103,9 +114,14 @@ describe('access to the operator API', () => {
       '/admin/clients/00000000-0000-4000-8000-000000000000',
       { enabled: false },
     );
-    expect({ status: unknownClient.status, body: unknownClient.body }).toEqual({ status: 404, body: NOT_FOUND });
+    expect({ status: unknownClient.status, body: unknownClient.body }).toEqual({
+      status: 404,
+      body: NOT_FOUND,
+    });
     // An admin cannot lock themselves out.
-    const self = await adminCall(context.suite, admin, 'PATCH', `/admin/users/${admin.id}`, { disabled: true });
+    const self = await adminCall(context.suite, admin, 'PATCH', `/admin/users/${admin.id}`, {
+      disabled: true,
+    });
     expect({ status: self.status, body: self.body }).toEqual({
       status: 409,
       body: { error: 'An admin cannot disable their own account', statusCode: 409, code: 'CONFLICT' },
@@ -135,7 +151,11 @@ describe('node apps/identity/dist/grant-admin.js', () => {
 
     const user = await newAccount(context.suite);
     const granted = await runGrantAdmin(context.databaseUrl, [user.email.toUpperCase()]);
-    expect(granted).toEqual({ exitCode: 0, stdout: `admin role granted to ${user.email.toUpperCase()}\n`, stderr: '' });
+    expect(granted).toEqual({
+      exitCode: 0,
+      stdout: `admin role granted to ${user.email.toUpperCase()}\n`,
+      stderr: '',
+    });
     expect(await runGrantAdmin(context.databaseUrl, [user.email])).toEqual({
       exitCode: 0,
       stdout: `${user.email} already holds the admin role; nothing changed\n`,

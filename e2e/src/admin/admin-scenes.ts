@@ -10,7 +10,9 @@ export const ADMIN_PASSWORD = 'amber-Falcon-meadow-27';
 export const FORBIDDEN = { error: 'Forbidden', statusCode: 403, code: 'FORBIDDEN' };
 export const NOT_FOUND = { error: 'Not found', statusCode: 404, code: 'NOT_FOUND' };
 
-const grantAdminCommand = fileURLToPath(new URL('../../../apps/identity/dist/grant-admin.js', import.meta.url));
+const grantAdminCommand = fileURLToPath(
+  new URL('../../../apps/identity/dist/grant-admin.js', import.meta.url),
+);
 
 export interface CommandRun {
   exitCode: number;

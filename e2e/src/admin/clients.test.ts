@@ -53,7 +53,12 @@ describe('GET /admin/clients', () => {
     let cursor: string | null = '';
     while (cursor !== null) {
       const page: { status: number; body: { clients: AdminClientView[]; nextCursor: string | null } } =
-        await adminCall(developers.suite, operator, 'GET', `/admin/clients?limit=2&cursor=${encodeURIComponent(cursor)}`);
+        await adminCall(
+          developers.suite,
+          operator,
+          'GET',
+          `/admin/clients?limit=2&cursor=${encodeURIComponent(cursor)}`,
+        );
       expect(page.status).toBe(200);
       expect(page.body.clients.length).toBeLessThanOrEqual(2);
       all.push(...page.body.clients);
@@ -95,17 +100,31 @@ describe('PATCH /admin/clients/{id}', () => {
   it('leaving development revokes the API keys; the change is audited as the admin', async () => {
     const operator = await theAdmin();
     const client = await backend(developers.alice.token);
-    const created = await call<{ key: string }>(developers.suite, 'POST', `/api/clients/${client.id}/api-keys`, {
-      token: developers.alice.token,
-      body: { name: 'CI' },
-    });
+    const created = await call<{ key: string }>(
+      developers.suite,
+      'POST',
+      `/api/clients/${client.id}/api-keys`,
+      {
+        token: developers.alice.token,
+        body: { name: 'CI' },
+      },
+    );
     const apiKey = created.body.key;
     expect((await clientCredentials(client.clientId, apiKey)).status).toBe(200);
 
-    const moved = await adminCall<AdminClientView>(developers.suite, operator, 'PATCH', `/admin/clients/${client.clientId}`, {
-      environment: 'production',
+    const moved = await adminCall<AdminClientView>(
+      developers.suite,
+      operator,
+      'PATCH',
+      `/admin/clients/${client.clientId}`,
+      {
+        environment: 'production',
+      },
+    );
+    expect(moved).toMatchObject({
+      status: 200,
+      body: { id: client.id, environment: 'production', enabled: true },
     });
-    expect(moved).toMatchObject({ status: 200, body: { id: client.id, environment: 'production', enabled: true } });
     const refused = await clientCredentials(client.clientId, apiKey);
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ error: 'invalid_client' });
@@ -119,12 +138,20 @@ describe('PATCH /admin/clients/{id}', () => {
     );
     expect(keys.body.apiKeys).toEqual([expect.objectContaining({ revokedAt: expect.any(Number) })]);
 
-    const unknownEnvironment = await adminCall(developers.suite, operator, 'PATCH', `/admin/clients/${client.id}`, {
-      environment: 'moon',
-    });
+    const unknownEnvironment = await adminCall(
+      developers.suite,
+      operator,
+      'PATCH',
+      `/admin/clients/${client.id}`,
+      {
+        environment: 'moon',
+      },
+    );
     expect(unknownEnvironment).toMatchObject({
       status: 400,
-      body: { details: [{ path: 'environment', message: 'must be one of development, staging, production, unset' }] },
+      body: {
+        details: [{ path: 'environment', message: 'must be one of development, staging, production, unset' }],
+      },
     });
 
     const events = await adminCall<{ events: AuditEventView[] }>(
@@ -146,11 +173,15 @@ describe('PATCH /admin/clients/{id}', () => {
     const operator = await theAdmin();
     const client = await backend(developers.bob.token);
     const path = `/admin/clients/${client.id}`;
-    expect((await adminCall(developers.suite, operator, 'PATCH', path, { enabled: false })).body).toMatchObject({
+    expect(
+      (await adminCall(developers.suite, operator, 'PATCH', path, { enabled: false })).body,
+    ).toMatchObject({
       enabled: false,
     });
     expect((await clientCredentials(client.clientId, client.clientSecret)).status).toBe(401);
-    expect((await adminCall(developers.suite, operator, 'PATCH', path, { enabled: true })).body).toMatchObject({
+    expect(
+      (await adminCall(developers.suite, operator, 'PATCH', path, { enabled: true })).body,
+    ).toMatchObject({
       enabled: true,
     });
     expect((await clientCredentials(client.clientId, client.clientSecret)).status).toBe(200);

@@ -32,7 +32,11 @@ import {
 // code flow, the SMTP sink for mail and real client credentials for introspection.
 const flow = useCodeFlow();
 
-const INVALID_CREDENTIALS = { error: 'Invalid email or password', statusCode: 401, code: 'INVALID_CREDENTIALS' };
+const INVALID_CREDENTIALS = {
+  error: 'Invalid email or password',
+  statusCode: 401,
+  code: 'INVALID_CREDENTIALS',
+};
 
 const login = (user: Pick<TestUser, 'email' | 'password'>) =>
   call(flow.suite, 'POST', '/auth/login', { body: { email: user.email, password: user.password } });
@@ -47,7 +51,10 @@ async function userInfoStatus(accessToken: string): Promise<number> {
 /** A consented code-flow authorization of a confidential client: tokens a relying party holds. */
 async function appTokens(user: TestUser) {
   const client = await newAppClient(flow);
-  const result = await completeAuthorization(flow, new TestBrowser(), user, { client, scope: 'openid email' });
+  const result = await completeAuthorization(flow, new TestBrowser(), user, {
+    client,
+    scope: 'openid email',
+  });
   const tokens = await redeemCode(flow, client, result.code!, result.verifier);
   expect(tokens.status).toBe(200);
   return { client, access: tokens.body.access_token as string, refresh: tokens.body.refresh_token as string };
@@ -80,7 +87,10 @@ describe('PATCH /admin/users/{id} { disabled }', () => {
     // The same answer as a wrong password: nothing tells a disabled account apart.
     const refused = await login(user);
     const wrong = await login({ email: user.email, password: 'not-the-Password-42' });
-    expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: INVALID_CREDENTIALS });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 401,
+      body: INVALID_CREDENTIALS,
+    });
     expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 401, body: INVALID_CREDENTIALS });
 
     // Every token of the account is dead at once: refresh, introspection, UserInfo, the API.
@@ -151,7 +161,10 @@ describe('POST /admin/users/{id}/sessions/revoke and /password-reset, DELETE /ad
     const one = await signInTokens(flow.suite, user.email, user.password);
     const two = await signInTokens(flow.suite, user.email, user.password);
     const revoked = await adminCall(flow.suite, admin, 'POST', `/admin/users/${user.id}/sessions/revoke`);
-    expect({ status: revoked.status, body: revoked.body }).toEqual({ status: 200, body: { endedSessions: 2 } });
+    expect({ status: revoked.status, body: revoked.body }).toEqual({
+      status: 200,
+      body: { endedSessions: 2 },
+    });
     for (const tokens of [one, two]) {
       expect((await refreshFirstParty(flow.suite, tokens.refreshToken)).status).toBe(400);
       expect((await call(flow.suite, 'GET', '/auth/me', { token: tokens.accessToken })).status).toBe(401);
@@ -170,7 +183,9 @@ describe('POST /admin/users/{id}/sessions/revoke and /password-reset, DELETE /ad
     const mail = await flow.smtp.waitFor(
       (message) => message.envelopeTo.includes(user.email) && message.subject === 'Reset your password',
     );
-    expect(mail.links).toEqual([expect.stringMatching(new RegExp(`^${flow.suite.baseUrl}/ui/reset-password\\?token=[0-9a-f]{64}$`))]);
+    expect(mail.links).toEqual([
+      expect.stringMatching(new RegExp(`^${flow.suite.baseUrl}/ui/reset-password\\?token=[0-9a-f]{64}$`)),
+    ]);
     const token = new URL(mail.links[0]!).searchParams.get('token');
     const reset = await call(flow.suite, 'POST', '/auth/reset-password', {
       body: { token, password: 'copper-Meadow-lantern-58' },

@@ -4,7 +4,12 @@ import { adminCall, newAdmin } from './admin-scenes.js';
 
 // docs/admin-api.md #12: one budget per admin over every admin route, whatever the address.
 const context = useSuite({
-  gatewayEnv: { LOGIN_RATE_LIMIT: '1000', REGISTER_RATE_LIMIT: '1000', ADMIN_RATE_LIMIT: '3', ADMIN_RATE_WINDOW: '60' },
+  gatewayEnv: {
+    LOGIN_RATE_LIMIT: '1000',
+    REGISTER_RATE_LIMIT: '1000',
+    ADMIN_RATE_LIMIT: '3',
+    ADMIN_RATE_WINDOW: '60',
+  },
 });
 
 it('limits each admin apart: the fourth call in the window is 429 with Retry-After', async () => {

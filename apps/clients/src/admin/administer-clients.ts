@@ -42,7 +42,9 @@ export async function administerClient(
   if (!isUuid(request.id)) throw new ValidationError([{ path: 'id', message: 'must be a client id' }]);
   const { environment, enabled } = request;
   if (environment !== undefined && !isClientEnvironment(environment)) {
-    throw new ValidationError([{ path: 'environment', message: `must be one of ${ENVIRONMENTS.join(', ')}` }]);
+    throw new ValidationError([
+      { path: 'environment', message: `must be one of ${ENVIRONMENTS.join(', ')}` },
+    ]);
   }
   const current = await deps.clients.findAny(request.id.toLowerCase());
   if (!current) throw new NotFoundError({ detail: 'no such client' });

@@ -31,14 +31,27 @@ export const idParams = {
 
 export const adminUser = {
   type: 'object',
-  required: ['id', 'email', 'emailVerified', 'name', 'disabled', 'disabledAt', 'admin', 'createdAt', 'updatedAt'],
+  required: [
+    'id',
+    'email',
+    'emailVerified',
+    'name',
+    'disabled',
+    'disabledAt',
+    'admin',
+    'createdAt',
+    'updatedAt',
+  ],
   additionalProperties: false,
   properties: {
     id: { type: 'string', description: 'The user id (the `sub` of its tokens).' },
     email: { type: 'string' },
     emailVerified: { type: 'boolean' },
     name: { type: ['string', 'null'], description: 'The name the user set; null until set.' },
-    disabled: { type: 'boolean', description: 'Whether an admin disabled the account: no sign-in by any method.' },
+    disabled: {
+      type: 'boolean',
+      description: 'Whether an admin disabled the account: no sign-in by any method.',
+    },
     disabledAt: nullableEpochMs('When it was disabled; null while enabled.'),
     admin: { type: 'boolean', description: 'Whether the account holds the admin role.' },
     createdAt: epochMs('When the account was created.'),
@@ -72,7 +85,10 @@ export const updateUserBody = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    disabled: { type: 'boolean', description: 'true: no sign-in, sessions and tokens end; false: sign-in again.' },
+    disabled: {
+      type: 'boolean',
+      description: 'true: no sign-in, sessions and tokens end; false: sign-in again.',
+    },
     emailVerified: { type: 'boolean', description: 'Marks the address verified or not.' },
   },
 } as const;
@@ -186,7 +202,11 @@ export const auditEventQuery = {
   properties: {
     userId: { type: 'string', maxLength: 128, description: 'Events this user did or an admin did to them.' },
     type: { type: 'string', maxLength: 64, description: 'Only events of this type.' },
-    since: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'Epoch milliseconds: events at or after it.' },
+    since: {
+      type: 'string',
+      pattern: '^[0-9]{1,15}$',
+      description: 'Epoch milliseconds: events at or after it.',
+    },
     cursor: cursorQuery,
     limit: limitQuery,
   },

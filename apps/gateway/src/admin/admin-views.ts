@@ -55,7 +55,8 @@ export function toAuditEventView(event: AuditEvent) {
 export function toSigningKeyView(key: SigningKeyInfo, now = Date.now()) {
   const activatesAt = Number(key.activatesAt);
   const retiresAt = key.retiresAt === undefined ? null : Number(key.retiresAt);
-  const state = now < activatesAt ? 'pending' : retiresAt !== null && now >= retiresAt ? 'retiring' : 'active';
+  const state =
+    now < activatesAt ? 'pending' : retiresAt !== null && now >= retiresAt ? 'retiring' : 'active';
   return {
     kid: key.kid,
     alg: key.alg,

@@ -3,7 +3,7 @@ import { noStore } from '../http/no-store.js';
 import * as schemas from './admin-schemas.js';
 import { given, pageLimitOf, toAuditEventView } from './admin-views.js';
 import { adminOf } from './require-admin.js';
-import type { AdminRouteOptions } from './routes.js';
+import type { AdminRouteOptions } from './admin-route-options.js';
 
 interface AuditQuery {
   userId?: string;

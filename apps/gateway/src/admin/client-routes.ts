@@ -4,7 +4,7 @@ import { noStore } from '../http/no-store.js';
 import * as schemas from './admin-schemas.js';
 import { given, pageLimitOf, toAdminClientView } from './admin-views.js';
 import { adminOf } from './require-admin.js';
-import type { AdminRouteOptions } from './routes.js';
+import type { AdminRouteOptions } from './admin-route-options.js';
 
 /**
  * interface.md 4.15 clients of every developer. clients applies the change (the environment by
@@ -33,7 +33,11 @@ export async function adminClientRoutes(app: FastifyInstance, { upstreams, route
     '/admin/clients/:id',
     {
       ...route,
-      schema: { params: schemas.idParams, body: schemas.updateClientBody, response: { 200: schemas.adminClient } },
+      schema: {
+        params: schemas.idParams,
+        body: schemas.updateClientBody,
+        response: { 200: schemas.adminClient },
+      },
     },
     async (request, reply) => {
       const { enabled, environment } = request.body;

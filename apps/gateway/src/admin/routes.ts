@@ -1,4 +1,5 @@
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AdminRouteOptions } from './admin-route-options.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { adminAuditEventRoutes } from './audit-event-routes.js';
@@ -11,12 +12,6 @@ export interface AdminRoutesOptions {
   upstreams: Upstreams;
   /** docs/admin-api.md #12: per admin, over every admin route. */
   adminBudget: RateLimitBudget;
-}
-
-/** What every admin route shares: the admin check and the Bearer challenge. */
-export interface AdminRouteOptions {
-  upstreams: Upstreams;
-  route: Pick<RouteShorthandOptions, 'preValidation' | 'config'>;
 }
 
 /** interface.md 4.15: the operator (admin) API, same-origin JSON with a Bearer token. */

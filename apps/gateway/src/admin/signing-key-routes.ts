@@ -4,7 +4,7 @@ import { noStore } from '../http/no-store.js';
 import * as schemas from './admin-schemas.js';
 import { toSigningKeyView } from './admin-views.js';
 import { adminOf } from './require-admin.js';
-import type { AdminRouteOptions } from './routes.js';
+import type { AdminRouteOptions } from './admin-route-options.js';
 
 /**
  * interface.md 4.15 signing keys: oauth's key ring lists them and rotates them in two phases,

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestOrigin } from '../http/request-origin.js';
 import { noStore } from '../http/no-store.js';
-import type { Upstreams } from '../plugins/upstreams.js';
 import * as schemas from './admin-schemas.js';
 import { given, pageLimitOf, toAdminUserView } from './admin-views.js';
 import { adminOf } from './require-admin.js';
-import type { AdminRouteOptions } from './routes.js';
+import type { AdminRouteOptions } from './admin-route-options.js';
 
 interface ById {
   Params: { id: string };
@@ -56,7 +55,11 @@ export async function adminUserRoutes(app: FastifyInstance, { upstreams, route }
     '/admin/users/:id',
     {
       ...route,
-      schema: { params: schemas.idParams, body: schemas.updateUserBody, response: { 200: schemas.adminUser } },
+      schema: {
+        params: schemas.idParams,
+        body: schemas.updateUserBody,
+        response: { 200: schemas.adminUser },
+      },
     },
     async (request, reply) => {
       const { disabled, emailVerified } = request.body;

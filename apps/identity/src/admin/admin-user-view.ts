@@ -3,7 +3,10 @@ import type { AdminUserSchema } from '@authz/proto/identity/v1/admin';
 import type { AdministeredUser } from './admin-store.js';
 
 /** The operator's view of an account (interface.md 4.15): epoch milliseconds, no credential. */
-export function toAdminUserMessage({ user, admin }: AdministeredUser): MessageInitShape<typeof AdminUserSchema> {
+export function toAdminUserMessage({
+  user,
+  admin,
+}: AdministeredUser): MessageInitShape<typeof AdminUserSchema> {
   return {
     id: user.id,
     email: user.email,

@@ -1,7 +1,8 @@
 import { emailKey, parseEmail } from '../accounts/email.js';
 import type { AdminStore } from './admin-store.js';
 
-export type RoleChange = 'granted' | 'revoked' | 'already_admin' | 'not_admin' | 'unknown_account' | 'invalid_email';
+export type RoleChange =
+  'granted' | 'revoked' | 'already_admin' | 'not_admin' | 'unknown_account' | 'invalid_email';
 
 /**
  * The operator command's work (docs/admin-api.md #1): grants or revokes the admin role of the

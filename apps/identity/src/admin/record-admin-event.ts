@@ -23,7 +23,10 @@ export async function recordAdminEvent(
     ]);
   }
   const details = Object.entries(request.details);
-  if (details.length > 16 || details.some(([name, value]) => name.length > 64 || value.length > MAX_VALUE_LENGTH)) {
+  if (
+    details.length > 16 ||
+    details.some(([name, value]) => name.length > 64 || value.length > MAX_VALUE_LENGTH)
+  ) {
     throw new ValidationError([{ path: 'details', message: 'entries must be few and short' }]);
   }
   await deps.audit.record({

@@ -24,7 +24,11 @@ export class PrismaAdminStore implements AdminStore {
     return role !== null;
   }
 
-  async listUsers(filter: { query?: string; after?: KeysetPosition; limit: number }): Promise<AdministeredUser[]> {
+  async listUsers(filter: {
+    query?: string;
+    after?: KeysetPosition;
+    limit: number;
+  }): Promise<AdministeredUser[]> {
     const query = filter.query?.trim().toLowerCase();
     const rows = await this.prisma.user.findMany({
       where: {
@@ -147,7 +151,10 @@ export class PrismaAdminStore implements AdminStore {
     audit: (userId: string) => AuditEntry,
   ): Promise<'changed' | 'unchanged' | 'unknown'> {
     return this.prisma.$transaction(async (tx) => {
-      const user = await tx.user.findUnique({ where: { emailLower, deletingAt: null }, select: { id: true } });
+      const user = await tx.user.findUnique({
+        where: { emailLower, deletingAt: null },
+        select: { id: true },
+      });
       if (!user) return 'unknown';
       const changed = grant
         ? (await tx.adminRole.createMany({ data: [{ userId: user.id }], skipDuplicates: true })).count

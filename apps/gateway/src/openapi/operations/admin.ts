@@ -24,7 +24,11 @@ export const adminOperations: OperationDocs = {
     errors: { 400: badPage, 401: unauthorized, 403: forbidden },
   },
   'GET /admin/users/{id}': {
-    ...admin('adminGetUser', 'Get an account', 'One account, with whether it is disabled and holds the admin role.'),
+    ...admin(
+      'adminGetUser',
+      'Get an account',
+      'One account, with whether it is disabled and holds the admin role.',
+    ),
     responses: { 200: { description: 'The account.' } },
     errors: { 400: badUserId, 401: unauthorized, 403: forbidden, 404: unknownUser },
   },
@@ -66,7 +70,7 @@ export const adminOperations: OperationDocs = {
   'POST /admin/users/{id}/sessions/revoke': {
     ...admin(
       'adminRevokeUserSessions',
-      "End every session of an account",
+      'End every session of an account',
       'Ends every live session (clients with a back-channel logout URI are told), revokes the refresh tokens and ' +
         'denies the live access tokens. The account can sign in again.',
     ),
@@ -86,7 +90,7 @@ export const adminOperations: OperationDocs = {
     ...admin(
       'adminListClients',
       'List clients of every developer',
-      'Clients oldest first in pages of `limit` (default 50, at most 100); only one developer\'s with `developerId`.',
+      "Clients oldest first in pages of `limit` (default 50, at most 100); only one developer's with `developerId`.",
     ),
     responses: { 200: { description: 'One page of clients.' } },
     errors: { 400: badPage, 401: unauthorized, 403: forbidden },
@@ -97,7 +101,7 @@ export const adminOperations: OperationDocs = {
       'Enable, disable or move a client',
       'The id is the record id or the OAuth client id. `enabled: false` makes the client authenticate nowhere. ' +
         '`environment` (development, staging, production, unset) follows the rules of the set-environment ' +
-        'command: leaving development revokes the client\'s API keys.',
+        "command: leaving development revokes the client's API keys.",
     ),
     responses: { 200: { description: 'The client after the change.' } },
     errors: {
@@ -120,7 +124,11 @@ export const adminOperations: OperationDocs = {
     errors: { 400: badPage, 401: unauthorized, 403: forbidden },
   },
   'GET /admin/signing-keys': {
-    ...admin('adminListSigningKeys', 'List the signing keys', 'Every published key, newest first, with its state.'),
+    ...admin(
+      'adminListSigningKeys',
+      'List the signing keys',
+      'Every published key, newest first, with its state.',
+    ),
     responses: { 200: { description: 'The keys.' } },
     errors: { 401: unauthorized, 403: forbidden },
   },
