@@ -115,6 +115,9 @@ describe('GET /admin/users', () => {
     const byId = await page(`query=${id}`);
     expect(byId.users.map((user) => user.id)).toEqual([id]);
     expect((await page(`query=${randomUUID()}`)).users).toEqual([]);
+    // `%` and `_` are characters, not patterns: no address here holds them.
+    expect((await page('query=%25')).users).toEqual([]);
+    expect((await page('query=_')).users).toEqual([]);
     const single = await adminCall<AdminUserView>(context.suite, admin, 'GET', `/admin/users/${admin.id}`);
     expect(single.body).toMatchObject({ id: admin.id, email: admin.email, admin: true, disabled: false });
   });

@@ -26,9 +26,11 @@ export async function listUsers(
   const limit = pageLimit(request.limit);
   const after = decodeCursor(request.cursor);
   const query = request.query?.trim();
-  if (query !== undefined && (query.length > MAX_QUERY_LENGTH || query.includes('\u0000'))) {
+  if (query !== undefined && query.length > MAX_QUERY_LENGTH) {
     throw new ValidationError([{ path: 'query', message: `must be at most ${MAX_QUERY_LENGTH} characters` }]);
   }
+  // PostgreSQL text cannot hold U+0000: no account matches it.
+  if (query?.includes('\u0000')) return { users: [], nextCursor: undefined };
   const rows = await deps.admin.listUsers({
     ...(query ? { query } : {}),
     ...(after ? { after } : {}),

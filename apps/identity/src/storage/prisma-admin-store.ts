@@ -8,7 +8,6 @@ import type {
 import type { KeysetPosition } from '@authz/shared/pagination';
 import type { AuditEntry } from '../audit/audit-log.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
-import { isUuid } from '../accounts/get-user.js';
 import { recordAudit } from './prisma-audit-log.js';
 
 type Tx = Prisma.TransactionClient;
@@ -29,26 +28,26 @@ export class PrismaAdminStore implements AdminStore {
     after?: KeysetPosition;
     limit: number;
   }): Promise<AdministeredUser[]> {
+    const conditions: Prisma.Sql[] = [Prisma.sql`u."deleting_at" IS NULL`];
     const query = filter.query?.trim().toLowerCase();
-    const rows = await this.prisma.user.findMany({
-      where: {
-        deletingAt: null,
-        ...(query
-          ? {
-              OR: [
-                { emailLower: { contains: query } },
-                { name: { contains: query, mode: 'insensitive' } },
-                ...(isUuid(query) ? [{ id: query }] : []),
-              ],
-            }
-          : {}),
-        ...(filter.after ? { AND: [afterPosition(filter.after)] } : {}),
-      },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: filter.limit,
-      include: { adminRole: true },
-    });
-    return rows.map(({ adminRole, ...user }) => ({ user, admin: adminRole !== null }));
+    if (query) {
+      // strpos, not LIKE: `%` and `_` in a search are plain characters (docs/admin-api.md #6).
+      conditions.push(
+        Prisma.sql`(strpos(u."email_lower", ${query}) > 0 OR strpos(lower(coalesce(u."name", '')), ${query}) > 0
+          OR u."id"::text = ${query})`,
+      );
+    }
+    if (filter.after) {
+      conditions.push(Prisma.sql`(u."created_at", u."id") > (${filter.after.at}, ${filter.after.id}::uuid)`);
+    }
+    const rows = await this.prisma.$queryRaw<UserRow[]>`
+      SELECT u."id"::text, u."email", u."email_lower", u."email_verified", u."realm_id"::text, u."name",
+             u."created_at", u."updated_at", u."deleting_at", u."disabled_at", (a."user_id" IS NOT NULL) AS "admin"
+      FROM "identity"."users" u LEFT JOIN "identity"."admin_roles" a ON a."user_id" = u."id"
+      WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY u."created_at", u."id"
+      LIMIT ${filter.limit}`;
+    return rows.map(toAdministeredUser);
   }
 
   async findUser(userId: string): Promise<AdministeredUser | undefined> {
@@ -166,8 +165,36 @@ export class PrismaAdminStore implements AdminStore {
   }
 }
 
-function afterPosition(after: KeysetPosition): Prisma.UserWhereInput {
-  return { OR: [{ createdAt: { gt: after.at } }, { createdAt: after.at, id: { gt: after.id } }] };
+interface UserRow {
+  id: string;
+  email: string;
+  email_lower: string;
+  email_verified: boolean;
+  realm_id: string;
+  name: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+  deleting_at: Date | null;
+  disabled_at: Date | null;
+  admin: boolean;
+}
+
+function toAdministeredUser(row: UserRow): AdministeredUser {
+  return {
+    user: {
+      id: row.id,
+      email: row.email,
+      emailLower: row.email_lower,
+      emailVerified: row.email_verified,
+      realmId: row.realm_id,
+      name: row.name,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      deletingAt: row.deleting_at,
+      disabledAt: row.disabled_at,
+    },
+    admin: row.admin,
+  };
 }
 
 /** The live account's row, locked for this transaction; undefined when unknown or deleting. */
