@@ -37,6 +37,7 @@ export interface AuditEventFilter {
  * deleted are unknown to every method, as they are to every other caller (docs/identity.md #19).
  */
 export interface AdminStore {
+  /** Whether the live, enabled account holds the admin role. */
   isAdmin(userId: string): Promise<boolean>;
   /** Accounts after `after` by (created_at, id), at most `limit`, matching `query` when given. */
   listUsers(filter: { query?: string; after?: KeysetPosition; limit: number }): Promise<AdministeredUser[]>;

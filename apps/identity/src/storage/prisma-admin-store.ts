@@ -17,7 +17,8 @@ export class PrismaAdminStore implements AdminStore {
 
   async isAdmin(userId: string): Promise<boolean> {
     const role = await this.prisma.adminRole.findFirst({
-      where: { userId, user: { deletingAt: null } },
+      // A disabled admin is no admin while disabled (docs/admin-api.md #2).
+      where: { userId, user: { deletingAt: null, disabledAt: null } },
       select: { userId: true },
     });
     return role !== null;
