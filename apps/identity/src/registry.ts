@@ -2,6 +2,7 @@ import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
+import type { AdminStore } from './admin/admin-store.js';
 import type { AccountDeletionStore } from './deletion/account-deletion-store.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { AccountRecoveryStore } from './recovery/account-recovery-store.js';
@@ -14,6 +15,7 @@ import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
+import { PrismaAdminStore } from './storage/prisma-admin-store.js';
 import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
@@ -42,6 +44,8 @@ export interface Registry {
   upstreamConfigurations: UpstreamConfigurations;
   upstreamFlows: UpstreamFlowStore;
   audit: AuditLog;
+  /** The operator API's accounts, role and audit reads (docs/admin-api.md). */
+  admin: AdminStore;
   redis: Redis;
   log: Logger;
   hasher: PasswordHasher;
@@ -87,6 +91,7 @@ export async function createRegistry(
     upstreamConfigurations: upstreamConfigurations({ allowInsecureLoopback: env.allowInsecureLoopback }),
     upstreamFlows: new UpstreamFlowStore(parts.redis, env.secretHashKey),
     audit: new PrismaAuditLog(prisma),
+    admin: new PrismaAdminStore(prisma),
     hasher,
     commonPasswords,
     defaultRealmId: realm.id,

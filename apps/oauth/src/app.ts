@@ -1,4 +1,5 @@
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
+import { SigningKeyAdminService } from '@authz/proto/oauth/v1/signing_keys';
 import { userTokensServiceImplementation } from './rpc/user-tokens-service.js';
 import {
   AuthorizationService,
@@ -31,6 +32,7 @@ import { accountLifecycleServiceImplementation } from './rpc/account-lifecycle-s
 import { authorizationServiceImplementation } from './rpc/authorization-service.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
+import { signingKeyAdminServiceImplementation } from './rpc/signing-key-admin-service.js';
 import { tokenServiceImplementation } from './rpc/token-service.js';
 import { openBackchannelLogoutQueue } from './session-events/backchannel-logout-queue.js';
 import { startSessionEventsWorker } from './session-events/session-events-worker.js';
@@ -114,6 +116,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
+    .addService(SigningKeyAdminService, signingKeyAdminServiceImplementation(keys))
     .addService(UserTokensService, userTokensServiceImplementation(registry))
     .addService(AccountLifecycleService, accountLifecycleServiceImplementation(registry))
     .addService(
