@@ -12,6 +12,7 @@ import { providerType } from '../federation/federated-subject.js';
 import { countSignInMethods } from '../federation/sign-in-methods.js';
 import type { NewSession } from '../sessions/session-store.js';
 import { signInAllowed } from '../sessions/sign-in-allowed.js';
+import { refusedSessionAsBadCredentials } from './refused-session.js';
 import { recordAudit } from './prisma-audit-log.js';
 
 type Tx = Prisma.TransactionClient;
@@ -25,7 +26,7 @@ export class PrismaFederatedCredentialStore implements FederatedCredentialStore 
     session: Omit<NewSession, 'userId'>,
     audit: FederatedSignInAudit,
   ): Promise<SignedIn | undefined> {
-    return this.prisma.$transaction(async (tx) => {
+    const signedIn = this.prisma.$transaction(async (tx) => {
       const found = await tx.federatedCredential.findUnique({
         where: { subjectHash: identity.subjectHash },
         include: { user: true },
@@ -44,6 +45,12 @@ export class PrismaFederatedCredentialStore implements FederatedCredentialStore 
       const opened = await tx.session.create({ data: { ...session, userId: user.id } });
       await recordAudit(tx, { ...audit.login, actorUserId: user.id });
       return { user, session: opened };
+    });
+    // The sessions trigger refused an account disabled meanwhile (docs/identity.md #24): the
+    // uniform refusal, as for an account that may not sign in.
+    return signedIn.catch((error: unknown) => {
+      if (refusedSessionAsBadCredentials(error) !== error) return undefined;
+      throw error;
     });
   }
 
