@@ -224,7 +224,7 @@ describe('CORS on the token endpoint', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.headers.get('access-control-expose-headers')).toBe(
-      'WWW-Authenticate, Retry-After, X-Request-Id',
+      'WWW-Authenticate, Retry-After, X-Request-Id, DPoP-Nonce',
     );
     expect(refused.headers.get('cache-control')).toBe('no-store');
     expect(refused.headers.get('pragma')).toBe('no-cache');

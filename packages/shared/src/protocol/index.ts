@@ -1,6 +1,12 @@
 // Protocol constants that more than one service states: the clients service verifies client
 // assertions, the oauth service advertises what it verifies (RFC 8414 section 2).
 
+/**
+ * RFC 9449 section 5.1 dpop_signing_alg_values_supported: what a DPoP proof may be signed with,
+ * asymmetric only. oauth verifies proofs; the gateway names them in DPoP challenges (section 7.1).
+ */
+export const DPOP_SIGNING_ALGORITHMS: readonly string[] = ['EdDSA', 'ES256', 'RS256', 'PS256'];
+
 /** RFC 7523 section 2.2: the client_assertion_type of private_key_jwt. */
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
