@@ -44,6 +44,10 @@ function expectedServerMetadata(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
     resource_indicators_supported: true,
+    // interface.md 4.12: RFC 9126 and RFC 9449.
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+    require_pushed_authorization_requests: false,
+    dpop_signing_alg_values_supported: ['EdDSA', 'Ed25519', 'ES256', 'RS256', 'PS256'],
   };
 }
 

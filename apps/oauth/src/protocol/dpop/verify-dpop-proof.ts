@@ -78,7 +78,7 @@ async function verifySignature(proof: string, refuse: DpopErrors): Promise<Verif
   const jwk = header.jwk;
   if (header.typ !== 'dpop+jwt' || !isSupportedAlg(header.alg) || !isPublicJwk(jwk)) {
     throw refuse.invalidProof(
-      'The DPoP proof header must have typ dpop+jwt, alg EdDSA, ES256, RS256 or PS256, and a public jwk',
+      'The DPoP proof header must have typ dpop+jwt, alg EdDSA, Ed25519, ES256, RS256 or PS256, and a public jwk',
     );
   }
   try {
