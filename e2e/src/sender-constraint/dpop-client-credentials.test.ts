@@ -65,7 +65,18 @@ describe('DPoP-bound client_credentials tokens (RFC 9449, interface.md 4.12)', (
       basicAuth(created.clientId, created.clientSecret!),
     );
     expect(introspected.status).toBe(200);
-    expect(introspected.body).toMatchObject({ active: true, token_type: 'DPoP', cnf: { jkt } });
+    const claims = decodeJwt(tokens.access_token);
+    expect(introspected.body).toEqual({
+      active: true,
+      sub: created.clientId,
+      client_id: created.clientId,
+      aud: created.clientId,
+      iss: flow.suite.baseUrl,
+      exp: claims.exp,
+      iat: claims.iat,
+      token_type: 'DPoP',
+      cnf: { jkt },
+    });
   });
 
   it('is used at UserInfo with a proof and refused as Bearer', async () => {
