@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newDeveloper } from '../support/clients.js';
-import { useCodeFlow } from '../support/code-flow.js';
+import { authorizationParameters, newAppClient, useCodeFlow } from '../support/code-flow.js';
 import { basicAuth, machineClient, newClient, type FormField } from '../support/tokens.js';
 import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from './dpop-proof.js';
 
@@ -169,6 +169,51 @@ describe('DPoP proofs at the token endpoint (RFC 9449 sections 4.3, 5, 8)', () =
     const withProof = await postToken([await tokenProof()], [['grant_type', 'client_credentials']], auth);
     expect(withProof.status).toBe(200);
     expect(withProof.body.token_type).toBe('DPoP');
+  });
+});
+
+describe('DPoP proofs at /oauth/par (RFC 9449 section 10.1)', () => {
+  it('demands the nonce, binds the pushed request to the key and refuses another dpop_jkt', async () => {
+    const client = await newAppClient(flow);
+    const parUrl = `${flow.suite.baseUrl}/oauth/par`;
+    const push = async (proof: string, extra: FormField[] = []) => {
+      const response = await fetch(parUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...basicAuth(client.clientId, client.clientSecret!),
+          dpop: proof,
+        },
+        body: new URLSearchParams([...authorizationParameters({ client }), ...extra]),
+      });
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as Record<string, unknown>,
+      };
+    };
+    const challenged = await push(await dpopProof(key, { method: 'POST', url: parUrl }));
+    expect(challenged.status).toBe(400);
+    expect(challenged.body).toEqual(
+      refused('use_dpop_nonce', 'The DPoP proof must carry the nonce of the DPoP-Nonce header'),
+    );
+    const nonce = challenged.headers.get('dpop-nonce')!;
+    expect(nonce).toMatch(NONCE);
+
+    const other = await newDpopKey('ES256');
+    const mismatched = await push(await dpopProof(key, { method: 'POST', url: parUrl, nonce }), [
+      ['dpop_jkt', other.jkt],
+    ]);
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.body).toEqual(
+      refused('invalid_request', 'dpop_jkt does not match the key of the DPoP proof'),
+    );
+
+    const pushed = await push(await dpopProof(key, { method: 'POST', url: parUrl, nonce }), [
+      ['dpop_jkt', key.jkt],
+    ]);
+    expect(pushed.status).toBe(201);
+    expect(pushed.headers.get('dpop-nonce')).toBe(nonce);
   });
 });
 
