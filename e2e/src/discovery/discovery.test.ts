@@ -196,6 +196,8 @@ describe('RFC 9728 protected-resource metadata', () => {
       bearer_methods_supported: ['header', 'body'],
       resource_signing_alg_values_supported: ['EdDSA'],
       resource_name: 'Account, developer and UserInfo APIs',
+      dpop_signing_alg_values_supported: ['EdDSA', 'Ed25519', 'ES256', 'RS256', 'PS256'],
+      dpop_bound_access_tokens_required: false,
     });
     const unauthenticated = await fetch(context.url('/api/clients/'));
     expect(unauthenticated.status).toBe(401);
