@@ -340,7 +340,7 @@ describe('DPoP-bound tokens at protected routes (RFC 9449 section 7)', () => {
 });
 
 describe('the DPoP scheme on the account and developer API', () => {
-  it('accepts a DPoP-bound first-party token at /auth/me and /api/clients, and refuses it as Bearer', async () => {
+  it('accepts a DPoP-bound first-party token at /auth/me, /api/clients and /auth/logout, and refuses it as Bearer', async () => {
     const developer = await newDeveloper(flow.suite);
     const refreshed = await postToken(
       [await tokenProof()],
@@ -367,5 +367,23 @@ describe('the DPoP scheme on the account and developer API', () => {
         `DPoP realm="authz", error="invalid_token", error_description="${description}", ${ALGS}`,
       );
     }
+    const logoutUrl = `${flow.suite.baseUrl}/auth/logout`;
+    const loggedOut = await fetch(logoutUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `DPoP ${token}`,
+        dpop: await dpopProof(key, { method: 'POST', url: logoutUrl, accessToken: token }),
+      },
+    });
+    expect(loggedOut.status).toBe(200);
+    expect(await loggedOut.json()).toEqual({ success: true, message: 'Logged out' });
+    const meUrl = `${flow.suite.baseUrl}/auth/me`;
+    const afterLogout = await fetch(meUrl, {
+      headers: {
+        authorization: `DPoP ${token}`,
+        dpop: await dpopProof(key, { method: 'GET', url: meUrl, accessToken: token }),
+      },
+    });
+    expect(afterLogout.status).toBe(401);
   });
 });
