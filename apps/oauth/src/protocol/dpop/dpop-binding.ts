@@ -17,8 +17,3 @@ export interface PresentedDpopProof {
 export function tokenTypeOf(binding: DpopBinding | undefined): 'DPoP' | 'Bearer' {
   return binding ? 'DPoP' : 'Bearer';
 }
-
-/** RFC 9449 section 6.1: the confirmation claim of a bound access token. */
-export function confirmationOf(binding: DpopBinding | undefined): { cnf: { jkt: string } } | object {
-  return binding ? { cnf: { jkt: binding.jkt } } : {};
-}
