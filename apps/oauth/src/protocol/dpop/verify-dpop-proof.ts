@@ -17,7 +17,7 @@ type Deps = Pick<Registry, 'config' | 'dpopJtis'>;
 
 /** The errors of the place checking: 400 at the authorization server, 401 at a resource (RFC 9449 section 7.1). */
 export interface DpopErrors {
-  invalidProof(message: string, init?: { detail?: string; nonce?: string }): OAuthError;
+  invalidProof(message: string, init?: { detail?: string }): OAuthError;
   useNonce(message: string, nonce: string): OAuthError;
 }
 
