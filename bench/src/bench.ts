@@ -11,6 +11,7 @@ import { measureDuringRestart } from './replica-restart.js';
 import { measureMoreRounds, printRounds } from './rounds.js';
 import { startReferenceProvider } from './reference/reference-provider.js';
 import { describeBatches, tallyOAuthBatches } from './report/oauth-batches.js';
+import { printDpopCost } from './report/dpop-cost.js';
 import { print, printProfiles, printTable, printVerdict, type ScenarioOutcome } from './report/report.js';
 import { clientCredentials, suiteScenarios, type Scenario } from './scenarios.js';
 import { createBenchDatabase, deleteRedisKeys } from './suite/backends.js';
@@ -66,6 +67,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     await run.stopReference?.();
     print();
     printTable(run.outcomes);
+    printDpopCost(run.outcomes);
     const verdict = rounds ? printRounds(rounds) : { ours, reference };
     printVerdict(verdict.ours, verdict.reference, env.connections);
     if (run.profileDir) await reportProfiles(run.profileDir, ours, reference, env.root);

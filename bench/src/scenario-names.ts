@@ -1,5 +1,11 @@
 /** The scenarios measured on the suite, in the order they run (BENCH_SCENARIOS picks some). */
-export const SCENARIO_NAMES = ['client_credentials', 'introspection', 'jwks', 'discovery'] as const;
+export const SCENARIO_NAMES = [
+  'client_credentials',
+  'client_credentials_dpop',
+  'introspection',
+  'jwks',
+  'discovery',
+] as const;
 
 /**
  * Run only when BENCH_SCENARIOS names them. replica_restart: the client_credentials load while

@@ -1,5 +1,6 @@
 import type { LoadTarget } from './load/run-load.js';
 import { SCENARIO_NAMES, type ScenarioName } from './scenario-names.js';
+import { DpopSigner } from './load/dpop-signer.js';
 import { CLIENT_CREDENTIALS_BODY, type MachineClient } from './suite/fixtures.js';
 
 export interface Scenario {
@@ -7,6 +8,8 @@ export interface Scenario {
   target: LoadTarget;
   /** Why a first request that does not answer 200 means "skip" rather than "measure errors". */
   notReadyReason?: (status: number) => string | undefined;
+  /** Run once before the probe (the DPoP scenario learns the server's nonce). */
+  prepare?: () => Promise<void>;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -23,6 +26,34 @@ export function clientCredentials(tokenUrl: string, authorization: string): Scen
   };
 }
 
+/**
+ * The client_credentials load with a fresh DPoP proof per request (RFC 9449, docs/performance.md
+ * "DPoP"): the cost of proof verification, the jti replay claim in Redis and the nonce.
+ */
+export function clientCredentialsDpop(tokenUrl: string, authorization: string): Scenario {
+  const signer = new DpopSigner('POST', tokenUrl);
+  return {
+    name: 'client_credentials_dpop',
+    target: {
+      ...clientCredentials(tokenUrl, authorization).target,
+      perRequest: {
+        headers: () => ({ dpop: signer.proof() }),
+        onResponseHeaders: (headers) => signer.observe(headers['dpop-nonce'] as string | undefined),
+      },
+    },
+    // RFC 9449 section 8: the first proof is answered with the nonce the others carry.
+    prepare: async () => {
+      const response = await fetch(tokenUrl, {
+        method: 'POST',
+        headers: { authorization, 'content-type': FORM, dpop: signer.proof() },
+        body: CLIENT_CREDENTIALS_BODY,
+      });
+      await response.arrayBuffer();
+      signer.observe(response.headers.get('dpop-nonce'));
+    },
+  };
+}
+
 /** What the suite is measured on, the token endpoint first (it is the one compared). */
 export function suiteScenarios(
   baseUrl: string,
@@ -31,6 +62,7 @@ export function suiteScenarios(
 ): Scenario[] {
   const all: Scenario[] = [
     clientCredentials(`${baseUrl}/oauth/token`, client.authorization),
+    clientCredentialsDpop(`${baseUrl}/oauth/token`, client.authorization),
     {
       name: 'introspection',
       target: {
@@ -52,10 +84,11 @@ export function suiteScenarios(
 
 /** One request before the load: a scenario whose endpoint does not answer 200 is skipped. */
 export async function probe(scenario: Scenario): Promise<string | undefined> {
-  const { url, method, headers, body } = scenario.target;
+  await scenario.prepare?.();
+  const { url, method, headers, body, perRequest } = scenario.target;
   const response = await fetch(url, {
     method,
-    headers: headers ?? {},
+    headers: { ...headers, ...perRequest?.headers() },
     ...(body === undefined ? {} : { body }),
   });
   await response.arrayBuffer();

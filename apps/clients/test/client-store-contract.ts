@@ -25,6 +25,8 @@ export const config = (overrides: Partial<ClientConfig> = {}): ClientConfig => (
   backchannelLogoutUri: null,
   backchannelLogoutSessionRequired: false,
   idTokenSignedResponseAlg: 'EdDSA',
+  requirePushedAuthorizationRequests: false,
+  dpopBoundAccessTokens: false,
   ...overrides,
 });
 

@@ -60,6 +60,7 @@ export class FakeAuthorization {
     };
     this.server.addService(AuthorizationService, {
       authorize: notHere,
+      pushAuthorizationRequest: notHere,
       listConsents: notHere,
       revokeConsent: notHere,
       endSession: notHere,

@@ -31,6 +31,7 @@ import { registerJsonParser } from './http/json-body.js';
 import { formsOnly, registerFormParser } from './oauth/form-body.js';
 import { introspectRoute } from './oauth/introspect-route.js';
 import { revokeRoute } from './oauth/revoke-route.js';
+import { parRoute } from './oauth/par-route.js';
 import { tokenRoute } from './oauth/token-route.js';
 import { userInfoRoute } from './oauth/userinfo-route.js';
 import { openApiPlugin } from './openapi/plugin.js';
@@ -128,6 +129,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(formsOnly(logoutRoute), { upstreams });
   const authFailureBudget = env.rateLimit.clientAuthFailure;
   await app.register(formsOnly(tokenRoute), { upstreams, metrics, authFailureBudget });
+  await app.register(formsOnly(parRoute), { upstreams, authFailureBudget });
   await app.register(formsOnly(userInfoRoute), { upstreams });
   await app.register(formsOnly(introspectRoute), { upstreams, authFailureBudget });
   await app.register(formsOnly(revokeRoute), { upstreams, authFailureBudget });

@@ -127,6 +127,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
         grantTypesSupported: enabledGrants(registry).map((grant) => grant.grantType),
         cimdEnabled: env.cimdEnabled,
         enterpriseAssertionEnabled: env.enterprise.enabled,
+        requirePushedAuthorizationRequests: env.requirePushedAuthorizationRequests,
       }),
     );
   return {

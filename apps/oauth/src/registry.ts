@@ -40,6 +40,12 @@ import { PrismaRefreshTokenStore } from './storage/prisma-refresh-token-store.js
 import { PrismaUserGrantsStore } from './storage/prisma-user-grants-store.js';
 import { RedisClientRequestBudget } from './storage/redis-client-request-budget.js';
 import { RedisDenyList } from './storage/redis-deny-list.js';
+import { RedisDpopJtiStore } from './storage/redis-dpop-jti-store.js';
+import type { DpopJtiStore } from './protocol/dpop/dpop-jti-store.js';
+import {
+  PUSHED_AUTHORIZATION_TTL_SECONDS,
+  type PushedAuthorization,
+} from './protocol/par/pushed-authorization.js';
 import { RedisHandleStore } from './storage/redis-handle-store.js';
 
 export interface TokenConfig {
@@ -50,6 +56,8 @@ export interface TokenConfig {
   secretHashKey: Buffer;
   /** ENTERPRISE_ID_JAG_AUDIENCES: the only targets an ID-JAG is issued for. */
   idJagAudiences: readonly string[];
+  /** REQUIRE_PAR (docs/par-and-dpop.md #4); absent is false. */
+  requirePushedAuthorizationRequests?: boolean;
 }
 
 /** Everything the protocol logic may use; each feature picks what it needs (docs/conventions.md #6). */
@@ -79,6 +87,10 @@ export interface Registry {
   consentPrompts: HandleStore<ConsentPrompt>;
   /** Logouts waiting for the user's confirmation (interface.md 4.3). */
   logoutPrompts: HandleStore<LogoutPrompt>;
+  /** RFC 9126 request URIs: pushed authorization requests, single use, 60 s (docs/par-and-dpop.md #2). */
+  pushedAuthorizations: HandleStore<PushedAuthorization>;
+  /** RFC 9449 section 11.1: DPoP proof jtis already used (docs/par-and-dpop.md #8). */
+  dpopJtis: DpopJtiStore;
   /** Delegations are recorded in identity's audit log (docs/identity.md #14). */
   audit: AuditPort;
   /** ID-JAG acceptance; undefined while ENTERPRISE_ASSERTION_ENABLED is off. */
@@ -111,6 +123,7 @@ export function createRegistry(
       authorizationCodeTtlSeconds: env.authorizationCodeTtlSeconds,
       secretHashKey: env.secretHashKey,
       idJagAudiences: env.enterprise.idJagAudiences,
+      requirePushedAuthorizationRequests: env.requirePushedAuthorizationRequests,
     },
     keys: parts.keys,
     refreshTokens: new PrismaRefreshTokenStore(prisma),
@@ -145,6 +158,12 @@ export function createRegistry(
       secretHashKey: env.secretHashKey,
       ttlSeconds: HANDLE_TTL_SECONDS,
     }),
+    pushedAuthorizations: new RedisHandleStore<PushedAuthorization>(redis, {
+      namespace: 'pushed-authorization',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: PUSHED_AUTHORIZATION_TTL_SECONDS,
+    }),
+    dpopJtis: new RedisDpopJtiStore(redis),
     audit: auditOverGrpc(identityChannel.service(AuditService)),
     enterprise: env.enterprise.enabled
       ? openEnterpriseAssertions({

@@ -25,6 +25,8 @@ import { PrismaDerivedTokenStore } from '../src/storage/prisma-derived-token-sto
 import { PrismaUserGrantsStore } from '../src/storage/prisma-user-grants-store.js';
 import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
+import { RedisDpopJtiStore } from '../src/storage/redis-dpop-jti-store.js';
+import type { PushedAuthorization } from '../src/protocol/par/pushed-authorization.js';
 
 /**
  * A Registry over the same database, Redis prefix, keys and fakes as a running instance, for
@@ -69,6 +71,8 @@ export function openTestRegistry(
     pendingAuthorizations: handles<PendingAuthorization>('pending-authorization'),
     consentPrompts: handles<ConsentPrompt>('consent-prompt'),
     logoutPrompts: handles<LogoutPrompt>('logout-prompt'),
+    pushedAuthorizations: handles<PushedAuthorization>('pushed-authorization'),
+    dpopJtis: new RedisDpopJtiStore(redis),
     audit: { recordDelegation: async () => undefined },
     enterprise: undefined,
     log: testLogger(),

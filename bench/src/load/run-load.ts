@@ -7,6 +7,11 @@ export interface LoadTarget {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Headers that differ on every request (a DPoP proof), and what to learn from each answer. */
+  perRequest?: {
+    headers(): Record<string, string>;
+    onResponseHeaders?(headers: Record<string, string | string[] | undefined>): void;
+  };
 }
 
 export interface LoadSettings {
@@ -50,6 +55,7 @@ export function runLoad(
         method: target.method,
         headers: target.headers ?? {},
         ...(target.body === undefined ? {} : { body: target.body }),
+        ...(target.perRequest ? { requests: [perRequestSetup(target.perRequest)] } : {}),
         connections: settings.connections,
         duration: settings.durationSeconds,
         pipelining: 1,
@@ -75,6 +81,15 @@ export function runLoad(
     const stop = () => instance.stop();
     signal.addEventListener('abort', stop, { once: true });
   });
+}
+
+// autocannon builds each request synchronously in setupRequest and reports each answer.
+function perRequestSetup(perRequest: NonNullable<LoadTarget['perRequest']>): autocannon.Request {
+  return {
+    setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...perRequest.headers() } }),
+    onResponse: (_status, _body, _context, headers) =>
+      perRequest.onResponseHeaders?.((headers ?? {}) as Record<string, string | string[] | undefined>),
+  };
 }
 
 export function monotonicMicros(): number {

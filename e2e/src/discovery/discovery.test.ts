@@ -44,6 +44,10 @@ function expectedServerMetadata(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
     resource_indicators_supported: true,
+    // interface.md 4.12: RFC 9126 and RFC 9449.
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+    require_pushed_authorization_requests: false,
+    dpop_signing_alg_values_supported: ['EdDSA', 'Ed25519', 'ES256', 'RS256', 'PS256'],
   };
 }
 
@@ -192,6 +196,8 @@ describe('RFC 9728 protected-resource metadata', () => {
       bearer_methods_supported: ['header', 'body'],
       resource_signing_alg_values_supported: ['EdDSA'],
       resource_name: 'Account, developer and UserInfo APIs',
+      dpop_signing_alg_values_supported: ['EdDSA', 'Ed25519', 'ES256', 'RS256', 'PS256'],
+      dpop_bound_access_tokens_required: false,
     });
     const unauthenticated = await fetch(context.url('/api/clients/'));
     expect(unauthenticated.status).toBe(401);
@@ -224,7 +230,7 @@ describe('CORS on the token endpoint', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.headers.get('access-control-expose-headers')).toBe(
-      'WWW-Authenticate, Retry-After, X-Request-Id',
+      'WWW-Authenticate, Retry-After, X-Request-Id, DPoP-Nonce',
     );
     expect(refused.headers.get('cache-control')).toBe('no-store');
     expect(refused.headers.get('pragma')).toBe('no-cache');

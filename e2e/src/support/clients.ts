@@ -84,6 +84,8 @@ export function expectedView(overrides: Record<string, unknown>) {
     backchannelLogoutUri: null,
     backchannelLogoutSessionRequired: false,
     idTokenSignedResponseAlg: 'EdDSA',
+    requirePushedAuthorizationRequests: false,
+    dpopBoundAccessTokens: false,
     ...overrides,
   };
 }

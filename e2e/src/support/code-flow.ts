@@ -265,12 +265,21 @@ export async function completeAuthorization(
   browser: TestBrowser,
   user: Pick<TestUser, 'email' | 'password'>,
   request: AuthorizationRequest,
-  { decision = 'allow' }: { decision?: 'allow' | 'deny' } = {},
+  {
+    decision = 'allow',
+    startUrl,
+  }: {
+    decision?: 'allow' | 'deny';
+    /** Where the browser starts instead of the request's own URL (a pushed request's, RFC 9126). */
+    startUrl?: string;
+  } = {},
 ): Promise<AuthorizationResult> {
   const pkce = request.pkce ?? newPkce();
   const base = flow.suite.baseUrl;
   const prompts: AuthorizationResult['prompts'] = [];
-  const first = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ ...request, pkce })));
+  const first = await browser.get(
+    startUrl ?? authorizeUrl(flow.suite, authorizationParameters({ ...request, pkce })),
+  );
   expect(first.status).toBe(302);
   let location = first.location!;
   for (let hop = 0; !location.startsWith(`${REDIRECT_URI}?`); hop += 1) {

@@ -27,5 +27,7 @@ export type AuthenticatableClient = Pick<
   | 'postLogoutRedirectUris'
   | 'backchannelLogoutUri'
   | 'backchannelLogoutSessionRequired'
+  | 'requirePushedAuthorizationRequests'
+  | 'dpopBoundAccessTokens'
   | 'idTokenSignedResponseAlg'
 >;

@@ -24,6 +24,8 @@ export function toAuthenticatedClientMessage(
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

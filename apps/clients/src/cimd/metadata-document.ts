@@ -71,6 +71,8 @@ export function clientFromMetadataDocument(
     postLogoutRedirectUris: config.postLogoutRedirectUris,
     backchannelLogoutUri: config.backchannelLogoutUri,
     backchannelLogoutSessionRequired: config.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: config.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: config.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: config.idTokenSignedResponseAlg,
   };
 }
@@ -117,6 +119,8 @@ function documentConfig(
     postLogoutRedirectUris: [...new Set(metadata.postLogoutRedirectUris ?? [])],
     backchannelLogoutUri: metadata.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: metadata.backchannelLogoutSessionRequired ?? false,
+    requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests ?? false,
+    dpopBoundAccessTokens: metadata.dpopBoundAccessTokens ?? false,
     idTokenSignedResponseAlg: metadata.idTokenSignedResponseAlg ?? 'EdDSA',
   };
 }

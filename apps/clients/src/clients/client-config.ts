@@ -19,6 +19,10 @@ export interface ClientConfig {
   /** interface.md 4.3 (OIDC Back-Channel Logout 1.0 section 2.2). */
   backchannelLogoutUri: string | null;
   backchannelLogoutSessionRequired: boolean;
+  /** RFC 9126 section 6 (docs/par-and-dpop.md #4). */
+  requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 section 5.2 (docs/par-and-dpop.md #11). */
+  dpopBoundAccessTokens: boolean;
   /** OIDC Dynamic Registration 1.0 section 2; validated to EdDSA or RS256 (docs/tokens.md #34). */
   idTokenSignedResponseAlg: string;
 }
@@ -40,6 +44,8 @@ export const CREATE_DEFAULTS: ClientConfig = {
   postLogoutRedirectUris: [],
   backchannelLogoutUri: null,
   backchannelLogoutSessionRequired: false,
+  requirePushedAuthorizationRequests: false,
+  dpopBoundAccessTokens: false,
   idTokenSignedResponseAlg: 'EdDSA',
 };
 
@@ -58,6 +64,8 @@ export function configOf(client: Client): ClientConfig {
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     backchannelLogoutUri: client.backchannelLogoutUri,
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }
@@ -84,6 +92,9 @@ export function applySettings(base: ClientConfig, settings: ClientSettings | und
       : base.backchannelLogoutUri,
     backchannelLogoutSessionRequired:
       settings.backchannelLogoutSessionRequired ?? base.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests:
+      settings.requirePushedAuthorizationRequests ?? base.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: settings.dpopBoundAccessTokens ?? base.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: settings.idTokenSignedResponseAlg ?? base.idTokenSignedResponseAlg,
   };
 }

@@ -22,6 +22,8 @@ export function toClientMessage(client: Client): MessageInitShape<typeof ClientS
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

@@ -88,6 +88,8 @@ function registeredConfig(
     postLogoutRedirectUris: unique(metadata.postLogoutRedirectUris ?? []),
     backchannelLogoutUri: metadata.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: metadata.backchannelLogoutSessionRequired ?? false,
+    requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests ?? false,
+    dpopBoundAccessTokens: metadata.dpopBoundAccessTokens ?? false,
     idTokenSignedResponseAlg: metadata.idTokenSignedResponseAlg ?? 'EdDSA',
   };
 }

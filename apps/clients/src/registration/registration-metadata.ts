@@ -28,6 +28,10 @@ export interface RegistrationMetadata {
   backchannelLogoutSessionRequired?: boolean;
   /** OIDC Dynamic Registration 1.0 section 2 (docs/tokens.md #34). */
   idTokenSignedResponseAlg?: string;
+  /** RFC 9126 section 6. */
+  requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 section 5.2. */
+  dpopBoundAccessTokens?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -63,7 +67,18 @@ export function parseRegistrationMetadata(text: string): RegistrationMetadata {
   readLogoutMetadata(body, metadata);
   const idTokenAlg = stringMember(body, 'id_token_signed_response_alg');
   if (idTokenAlg !== undefined) metadata.idTokenSignedResponseAlg = idTokenAlg;
+  const requirePar = booleanMember(body, 'require_pushed_authorization_requests');
+  if (requirePar !== undefined) metadata.requirePushedAuthorizationRequests = requirePar;
+  const dpopBound = booleanMember(body, 'dpop_bound_access_tokens');
+  if (dpopBound !== undefined) metadata.dpopBoundAccessTokens = dpopBound;
   return metadata;
+}
+
+function booleanMember(body: Json, name: string): boolean | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw invalid(`${name} must be a boolean`);
+  return value;
 }
 
 // interface.md 4.3: the logout members of OIDC RP-Initiated and Back-Channel Logout 1.0.

@@ -25,6 +25,8 @@ export function toRegistrationMessage({
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     ...(client.backchannelLogoutUri === null ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
   };
 }

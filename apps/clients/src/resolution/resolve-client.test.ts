@@ -91,6 +91,8 @@ describe('ResolveClient: stored clients', () => {
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
       idTokenSignedResponseAlg: 'EdDSA',
+      requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
     });
     expect(await storedRow(id)).toBe(before);
     expect(clients.invalidations.length).toBe(published);
@@ -128,6 +130,8 @@ describe('ResolveClient: stored clients', () => {
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
       idTokenSignedResponseAlg: 'EdDSA',
+      requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
     });
   });
 
@@ -214,6 +218,8 @@ describe('ResolveClient: client ID metadata documents', () => {
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
       idTokenSignedResponseAlg: 'EdDSA',
+      requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
     });
     const authenticated = await clients.client.authenticateClient({
       bodyClientId: clientId,

@@ -104,6 +104,8 @@ function configData(config: ClientConfig) {
     postLogoutRedirectUris: config.postLogoutRedirectUris,
     backchannelLogoutUri: config.backchannelLogoutUri,
     backchannelLogoutSessionRequired: config.backchannelLogoutSessionRequired,
+    requirePushedAuthorizationRequests: config.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: config.dpopBoundAccessTokens,
     idTokenSignedResponseAlg: config.idTokenSignedResponseAlg,
   };
 }

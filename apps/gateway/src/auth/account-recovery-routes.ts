@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedAccessToken } from '../http/bearer-token.js';
 import { requestOrigin } from '../http/request-origin.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
@@ -36,7 +36,7 @@ export async function accountRecoveryRoutes(
   // developer API, http/developer.ts); then the per-account budget.
   const signedIn = (bucket: string) => async (request: FastifyRequest) => {
     const { sub, sid } = await upstreams.tokens.verifyAccessToken({
-      accessToken: bearerToken(request),
+      ...presentedAccessToken(request),
       requireFirstPartyUser: true,
     });
     await request.server.rateLimiter.consume(`${bucket}-account`, budget, sub);

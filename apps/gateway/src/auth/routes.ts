@@ -1,6 +1,6 @@
 import { normalizeError } from '@authz/shared/errors';
 import type { FastifyInstance } from 'fastify';
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedAccessToken } from '../http/bearer-token.js';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -87,7 +87,7 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
     '/auth/logout',
     { config: { authChallenge: 'Bearer' }, schema: { response: { 200: schemas.logoutResponse } } },
     async (request) => {
-      await upstreams.tokens.logout({ accessToken: bearerToken(request), origin: requestOrigin(request) });
+      await upstreams.tokens.logout({ ...presentedAccessToken(request), origin: requestOrigin(request) });
       return { success: true, message: 'Logged out' };
     },
   );

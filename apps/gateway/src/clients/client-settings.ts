@@ -17,6 +17,8 @@ export interface ClientSettingsBody {
   backchannelLogoutUri?: string | null;
   backchannelLogoutSessionRequired?: boolean;
   idTokenSignedResponseAlg?: string;
+  requirePushedAuthorizationRequests?: boolean;
+  dpopBoundAccessTokens?: boolean;
 }
 
 /**
@@ -53,5 +55,11 @@ export function toClientSettings(body: ClientSettingsBody): MessageInitShape<typ
     ...(body.idTokenSignedResponseAlg === undefined
       ? {}
       : { idTokenSignedResponseAlg: body.idTokenSignedResponseAlg }),
+    ...(body.requirePushedAuthorizationRequests === undefined
+      ? {}
+      : { requirePushedAuthorizationRequests: body.requirePushedAuthorizationRequests }),
+    ...(body.dpopBoundAccessTokens === undefined
+      ? {}
+      : { dpopBoundAccessTokens: body.dpopBoundAccessTokens }),
   };
 }

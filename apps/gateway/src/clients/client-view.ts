@@ -21,6 +21,8 @@ export function toClientView(client: Client) {
     backchannelLogoutUri: client.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
   };
 }
 

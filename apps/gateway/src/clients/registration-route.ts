@@ -60,6 +60,16 @@ const registrationResponse = {
       enum: ['RS256'],
       description: 'When RS256 was registered; absent means the default EdDSA (docs/tokens.md #34).',
     },
+    require_pushed_authorization_requests: {
+      type: 'boolean',
+      enum: [true],
+      description: 'When registered true (RFC 9126 section 6); absent means false.',
+    },
+    dpop_bound_access_tokens: {
+      type: 'boolean',
+      enum: [true],
+      description: 'When registered true (RFC 9449 section 5.2); absent means false.',
+    },
   },
 } as const;
 
@@ -106,6 +116,11 @@ export async function registrationRoute(
           ...(registered.idTokenSignedResponseAlg === 'RS256'
             ? { id_token_signed_response_alg: 'RS256' }
             : {}),
+          // docs/par-and-dpop.md #4, #11: echoed when set, as the members above.
+          ...(registered.requirePushedAuthorizationRequests
+            ? { require_pushed_authorization_requests: true }
+            : {}),
+          ...(registered.dpopBoundAccessTokens ? { dpop_bound_access_tokens: true } : {}),
         });
     },
   );

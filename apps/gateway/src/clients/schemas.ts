@@ -49,6 +49,15 @@ const settings = {
     description:
       'How ID tokens are signed: `EdDSA` (the default) or `RS256`. Access tokens are always EdDSA.',
   },
+  // RFC 9126 section 6 and RFC 9449 section 5.2 (docs/par-and-dpop.md #4, #11).
+  requirePushedAuthorizationRequests: {
+    type: 'boolean',
+    description: 'Whether authorization requests must first be pushed to `/oauth/par`.',
+  },
+  dpopBoundAccessTokens: {
+    type: 'boolean',
+    description: 'Whether every token request must carry a DPoP proof (tokens are then DPoP-bound).',
+  },
 } as const;
 
 /**
@@ -114,6 +123,8 @@ const clientProperties = {
   backchannelLogoutUri: { type: ['string', 'null'] },
   backchannelLogoutSessionRequired: { type: 'boolean' },
   idTokenSignedResponseAlg: { type: 'string', enum: ['EdDSA', 'RS256'] },
+  requirePushedAuthorizationRequests: { type: 'boolean' },
+  dpopBoundAccessTokens: { type: 'boolean' },
 } as const;
 
 /** interface.md 2.2. */

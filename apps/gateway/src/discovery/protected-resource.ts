@@ -1,3 +1,4 @@
+import { DPOP_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import type { FastifyInstance } from 'fastify';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -28,6 +29,10 @@ export function protectedResourceMetadata(issuer: string): Record<string, unknow
     bearer_methods_supported: ['header', 'body'],
     resource_signing_alg_values_supported: ['EdDSA'],
     resource_name: 'Account, developer and UserInfo APIs',
+    // RFC 9728 section 2 and RFC 9449 section 7: DPoP-bound tokens are accepted with proofs of
+    // these algorithms, and Bearer tokens too (docs/par-and-dpop.md #12).
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGORITHMS],
+    dpop_bound_access_tokens_required: false,
   };
 }
 

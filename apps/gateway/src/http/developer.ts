@@ -3,7 +3,7 @@ import type { OwnerSchema } from '@authz/proto/clients/v1/clients';
 import { NotFoundError, UnauthorizedError } from '@authz/shared/errors';
 import type { FastifyRequest } from 'fastify';
 import type { Upstreams } from '../plugins/upstreams.js';
-import { bearerToken } from './bearer-token.js';
+import { presentedAccessToken } from './bearer-token.js';
 
 export type DeveloperOwner = MessageInitShape<typeof OwnerSchema>;
 
@@ -21,7 +21,7 @@ const developers = new WeakMap<FastifyRequest, DeveloperOwner>();
 export function requireDeveloper(upstreams: Upstreams) {
   return async (request: FastifyRequest): Promise<void> => {
     const { sub } = await upstreams.tokens.verifyAccessToken({
-      accessToken: bearerToken(request),
+      ...presentedAccessToken(request),
       requireFirstPartyUser: true,
     });
     try {

@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import type { FastifyRequest } from 'fastify';
 import type { Upstreams } from '../plugins/upstreams.js';
-import { bearerToken } from './bearer-token.js';
+import { presentedAccessToken } from './bearer-token.js';
 
 /** The user a first-party access token stands for, and the session it was issued in. */
 export interface FirstPartyUser {
@@ -21,7 +21,7 @@ const users = new WeakMap<FastifyRequest, FirstPartyUser>();
 export function requireFirstPartyUser(upstreams: Upstreams) {
   return async (request: FastifyRequest): Promise<void> => {
     const { sub, sid } = await upstreams.tokens.verifyAccessToken({
-      accessToken: bearerToken(request),
+      ...presentedAccessToken(request),
       requireFirstPartyUser: true,
     });
     users.set(request, { userId: sub, sessionId: sid });

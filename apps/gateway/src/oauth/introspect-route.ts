@@ -52,7 +52,15 @@ const introspectionResponse = {
     iat: { type: 'integer', description: 'Issue time, epoch seconds.' },
     token_type: {
       type: 'string',
-      description: '`Bearer` for an access token, `refresh_token` for a refresh token.',
+      description:
+        '`Bearer` for an access token, `DPoP` for a DPoP-bound one, `refresh_token` for a refresh token.',
+    },
+    cnf: {
+      type: 'object',
+      required: ['jkt'],
+      additionalProperties: false,
+      properties: { jkt: { type: 'string' } },
+      description: 'A DPoP-bound access token (RFC 9449 section 6.2): the thumbprint of its key.',
     },
     act: {
       ...actorSchema(ACTOR_DEPTH),
@@ -104,6 +112,7 @@ function introspectionBody({ active, token }: IntrospectResponse): Record<string
     exp: Number(token.exp),
     iat: Number(token.iat),
     token_type: token.tokenType,
+    ...(token.cnfJkt === undefined ? {} : { cnf: { jkt: token.cnfJkt } }),
     // RFC 8693 section 4.1: a delegated token is reported with its actors (docs/agents.md #8).
     ...(token.act ? { act: actorJson(token.act) } : {}),
   };

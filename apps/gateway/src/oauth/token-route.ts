@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { dpopProofOf } from '../http/dpop-proof.js';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -32,7 +33,10 @@ const tokenResponse = {
     },
     id_token: { type: 'string', description: 'The OpenID Connect ID token, when `openid` was granted.' },
     expires_in: { type: 'integer', description: 'Seconds until the access token expires.' },
-    token_type: { type: 'string', description: '`Bearer` (`N_A` for an ID-JAG).' },
+    token_type: {
+      type: 'string',
+      description: '`Bearer`, `DPoP` when a DPoP proof came with the request, `N_A` for an ID-JAG.',
+    },
     scope: { type: 'string', description: 'The granted scopes, space-separated; absent when none.' },
     issued_token_type: {
       type: 'string',
@@ -57,13 +61,17 @@ export async function tokenRoute(
     async (request, reply) => {
       const parameters = Array.isArray(request.body) ? request.body : [];
       const basic = parseBasicCredentials(request.headers.authorization);
-      const { tokens } = await withClientAuthFailureBudget(request, authFailureBudget, () =>
+      const dpop = dpopProofOf(request);
+      const { tokens, dpopNonce } = await withClientAuthFailureBudget(request, authFailureBudget, () =>
         upstreams.tokens.token({
           parameters,
           ...(basic ? { basic } : {}),
           origin: requestOrigin(request),
+          ...(dpop ? { dpop } : {}),
         }),
       );
+      // RFC 9449 section 8.2: the nonce for the client's next proof.
+      if (dpopNonce) reply.header('dpop-nonce', dpopNonce);
       const grant = parameters.find((field) => field.name === 'grant_type')?.value ?? 'unknown';
       // RFC 8693 section 2.2.1: a token exchange may issue an ID-JAG rather than an access token.
       const type = tokens!.issuedTokenType === ID_JAG_TOKEN_TYPE ? 'id-jag' : 'access';

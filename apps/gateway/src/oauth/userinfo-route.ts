@@ -1,7 +1,7 @@
 import type { UserInfoResponse } from '@authz/proto/oauth/v1/oauth';
 import { InvalidRequestError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedAccessToken, type PresentedAccessToken } from '../http/bearer-token.js';
 import { noStore } from '../http/no-store.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { formFieldsOf } from './form-body.js';
@@ -33,11 +33,14 @@ const userInfoResponse = {
 export async function userInfoRoute(app: FastifyInstance, { upstreams }: UserInfoRouteOptions) {
   const config = { cors: true, errorFormat: 'oauth', authChallenge: 'Bearer' } as const;
   const schema = { response: { 200: userInfoResponse } };
-  const answer = async (reply: FastifyReply, accessToken: string) =>
-    sendUserInfo(reply, await upstreams.tokens.userInfo({ accessToken }));
+  const answer = async (reply: FastifyReply, presented: PresentedAccessToken) =>
+    sendUserInfo(reply, await upstreams.tokens.userInfo(presented));
 
-  // RFC 6750 section 2.1; the query parameter of section 2.3 is not offered (interface.md 4.3).
-  app.get(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, bearerToken(request)));
+  // RFC 6750 section 2.1 and RFC 9449 section 7.1; the query parameter of RFC 6750 section 2.3
+  // is not offered (interface.md 4.3).
+  app.get(USERINFO_PATH, { config, schema }, async (request, reply) =>
+    answer(reply, presentedAccessToken(request)),
+  );
   app.post(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, postedToken(request)));
   app.corsPreflight(USERINFO_PATH, ['GET', 'POST']);
 }
@@ -47,13 +50,13 @@ export async function userInfoRoute(app: FastifyInstance, { upstreams }: UserInf
  * "clients MUST NOT use more than one method" (section 2), so both at once, or the field
  * twice, is invalid_request.
  */
-function postedToken(request: FastifyRequest): string {
+function postedToken(request: FastifyRequest): PresentedAccessToken {
   const fields = formFieldsOf(request).filter((field) => field.name === 'access_token');
-  const inHeader = /^bearer /i.test(request.headers.authorization ?? '');
+  const inHeader = /^(bearer|dpop) /i.test(request.headers.authorization ?? '');
   if (fields.length > 1 || (fields.length === 1 && inHeader)) {
     throw new InvalidRequestError({ message: 'the access token was sent more than once' });
   }
-  return fields[0]?.value || bearerToken(request);
+  return fields[0]?.value ? { accessToken: fields[0].value } : presentedAccessToken(request);
 }
 
 function sendUserInfo(

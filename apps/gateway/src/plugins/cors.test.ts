@@ -43,7 +43,7 @@ describe('CORS', () => {
       allowMethods: 'POST',
       allowHeaders: 'Authorization, Content-Type, DPoP',
       maxAge: '86400',
-      exposeHeaders: 'WWW-Authenticate, Retry-After, X-Request-Id',
+      exposeHeaders: 'WWW-Authenticate, Retry-After, X-Request-Id, DPoP-Nonce',
       allowCredentials: undefined,
       resourcePolicy: 'cross-origin',
     });
@@ -62,7 +62,7 @@ describe('CORS', () => {
     expect(response.json()).toEqual({ error: 'invalid_grant', code: 'INVALID_GRANT', statusCode: 400 });
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-expose-headers']).toBe(
-      'WWW-Authenticate, Retry-After, X-Request-Id',
+      'WWW-Authenticate, Retry-After, X-Request-Id, DPoP-Nonce',
     );
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });

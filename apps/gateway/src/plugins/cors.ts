@@ -15,7 +15,7 @@ declare module 'fastify' {
 /** Headers a browser client may send: credentials (Basic, Bearer) and the form or JSON type. */
 const ALLOWED_HEADERS = 'Authorization, Content-Type, DPoP';
 /** Response headers a browser client may read besides the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'WWW-Authenticate, Retry-After, X-Request-Id';
+const EXPOSED_HEADERS = 'WWW-Authenticate, Retry-After, X-Request-Id, DPoP-Nonce';
 /** How long a browser may reuse a preflight answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 

@@ -20,6 +20,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isHostedPagePath, renderErrorPage } from '../hosted-pages/error-page.js';
 import { formBodyRequired } from '../oauth/form-body.js';
+import { usesDpopScheme } from '../http/bearer-token.js';
+import { DPOP_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import { REQUEST_ID_HEADER } from './request-context.js';
 import { setTransportSecurity } from './security-headers.js';
 
@@ -44,6 +46,8 @@ declare module 'fastify' {
      * section 3.1 error code when there is one.
      */
     bearerChallenge(error?: string, description?: string): string;
+    /** The same for a token presented with the DPoP scheme (RFC 9449 section 7.1). */
+    dpopChallenge(error?: string, description?: string): string;
   }
 }
 
@@ -64,6 +68,13 @@ export const errorHandlerPlugin = fp(
       error === undefined
         ? `Bearer realm="authz", resource_metadata="${resourceMetadataUrl}"`
         : `Bearer realm="authz", error="${error}"${description ? `, error_description="${description}"` : ''}, resource_metadata="${resourceMetadataUrl}"`,
+    );
+    // RFC 9449 section 7.1: the DPoP scheme names the algorithms a proof may use.
+    const algs = `algs="${DPOP_SIGNING_ALGORITHMS.join(' ')}"`;
+    app.decorate('dpopChallenge', (error?: string, description?: string) =>
+      error === undefined
+        ? `DPoP realm="authz", ${algs}`
+        : `DPoP realm="authz", error="${error}"${description ? `, error_description="${description}"` : ''}, ${algs}`,
     );
     app.setErrorHandler((thrown: FastifyError | Error, request, reply) => {
       const error = toAppError(thrown, request);
@@ -151,6 +162,8 @@ function transportError(thrown: NodeJS.ErrnoException): AppError {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   // A rate limit (429) or an overloaded service (503) says when to retry (docs/errors.md).
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  // RFC 9449 section 8 and 9: the nonce the client's next proof must carry.
+  if (error.attributes.dpopNonce) reply.header('dpop-nonce', error.attributes.dpopNonce);
   const { errorFormat, authChallenge } = request.routeOptions.config ?? {};
   const format = errorFormat ?? (isHostedPagePath(request.url) ? 'page' : 'api');
   if (format === 'page') {
@@ -174,6 +187,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 /** RFC 6750 section 3.1: the error codes a Bearer challenge names. */
 const BEARER_ERRORS = new Set(['invalid_request', 'invalid_token', 'insufficient_scope']);
+/** RFC 9449 section 7.1: and those of a DPoP challenge. */
+const DPOP_ERRORS = new Set([...BEARER_ERRORS, 'invalid_dpop_proof', 'use_dpop_nonce']);
 
 /**
  * RFC 6750 section 3: a Bearer-protected resource always challenges a 401, and names the
@@ -191,9 +206,18 @@ function challengeFor(
       ? 'Basic realm="authz"'
       : undefined;
   }
-  const code = error instanceof OAuthError && BEARER_ERRORS.has(error.error) ? error.error : undefined;
+  // RFC 9449 section 7.1: a DPoP challenge when the token came with that scheme, or must.
+  const dpop =
+    usesDpopScheme(request) ||
+    error.attributes.challenge === 'DPoP' ||
+    (error instanceof OAuthError && DPOP_ERRORS.has(error.error) && !BEARER_ERRORS.has(error.error));
+  const codes = dpop ? DPOP_ERRORS : BEARER_ERRORS;
+  const code = error instanceof OAuthError && codes.has(error.error) ? error.error : undefined;
   if (code === undefined && error.statusCode !== 401) return undefined;
-  return request.server.bearerChallenge(code, code ? (error as OAuthError).description : undefined);
+  const description = code ? (error as OAuthError).description : undefined;
+  return dpop
+    ? request.server.dpopChallenge(code, description)
+    : request.server.bearerChallenge(code, description);
 }
 
 /** Fastify's own failures (schema validation, body parsing) mapped onto the error model. */

@@ -22,6 +22,8 @@ function client(clientId: string): AuthenticatedClient {
     postLogoutRedirectUris: [],
     backchannelLogoutSessionRequired: false,
     idTokenSignedResponseAlg: 'EdDSA',
+    requirePushedAuthorizationRequests: false,
+    dpopBoundAccessTokens: false,
   };
 }
 

@@ -28,6 +28,8 @@ const backend: AuthenticatedClient = {
   postLogoutRedirectUris: [],
   backchannelLogoutSessionRequired: false,
   idTokenSignedResponseAlg: 'EdDSA',
+  requirePushedAuthorizationRequests: false,
+  dpopBoundAccessTokens: false,
 };
 
 const basic = (clientSecret: string): PresentedClientCredentials => ({

@@ -78,6 +78,11 @@ const settingsSchema = z.object({
     .transform((value) => value.split(/\s+/).filter(Boolean))
     .pipe(z.array(envUrl(['http', 'https']))),
   /**
+   * RFC 9126 section 5: every authorization request must be pushed to /oauth/par first
+   * (docs/par-and-dpop.md #4); a client can require it for itself.
+   */
+  REQUIRE_PAR: envBoolean(false),
+  /**
    * Test-only: trusted issuers' loopback http jwks_uri and clients' loopback http back-channel
    * logout URIs, reached on loopback addresses.
    */
@@ -119,6 +124,7 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     },
     realmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     cimdEnabled: settings.CIMD_ENABLED,
+    requirePushedAuthorizationRequests: settings.REQUIRE_PAR,
     /** Test-only: back-channel logout URIs on loopback http, reached on loopback addresses. */
     allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
     signingKeyReloadIntervalMs: settings.SIGNING_KEY_RELOAD_INTERVAL_MS,

@@ -1,5 +1,6 @@
 import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import { ID_JAG_GRANT_PROFILE } from '../protocol/id-jag/id-jag.js';
+import { DPOP_SIGNING_ALGORITHMS } from '../protocol/dpop/dpop-algorithms.js';
 
 export interface DiscoveryConfig {
   /** JWT_ISSUER: every endpoint lives under it (RFC 8414 section 2). */
@@ -12,6 +13,8 @@ export interface DiscoveryConfig {
   cimdEnabled: boolean;
   /** ENTERPRISE_ASSERTION_ENABLED (interface.md 4.4: the jwt-bearer grant and the profile only when on). */
   enterpriseAssertionEnabled: boolean;
+  /** REQUIRE_PAR (RFC 9126 section 5, docs/par-and-dpop.md #4). */
+  requirePushedAuthorizationRequests: boolean;
 }
 
 /** Introspection and revocation take shared-secret client authentication only (interface.md 5). */
@@ -50,6 +53,11 @@ export function authorizationServerMetadata(config: DiscoveryConfig): Record<str
     authorization_response_iss_parameter_supported: true,
     // RFC 8707 resource indicators on the authorization and token endpoints (interface.md 4.4).
     resource_indicators_supported: true,
+    // RFC 9126 section 5 (docs/par-and-dpop.md #1, #4).
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+    require_pushed_authorization_requests: config.requirePushedAuthorizationRequests,
+    // RFC 9449 section 5.1 (docs/par-and-dpop.md #7).
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGORITHMS],
     ...(config.cimdEnabled ? { client_id_metadata_document_supported: true } : {}),
     // draft-ietf-oauth-identity-assertion-authz-grant: this server redeems ID-JAGs.
     ...(config.enterpriseAssertionEnabled

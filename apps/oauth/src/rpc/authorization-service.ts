@@ -16,6 +16,9 @@ import type { LogoutOutcome } from '../protocol/logout/logout-outcome.js';
 import { confirmLogout, getLogoutPrompt } from '../protocol/logout/logout-prompt.js';
 import type { RequestOrigin } from '../protocol/identity-port.js';
 import type { Registry } from '../registry.js';
+import { announcedNonce } from '../protocol/dpop/check-token-request-proof.js';
+import { pushAuthorizationRequest } from '../protocol/par/push-authorization-request.js';
+import { postedFromWire } from './token-service.js';
 
 /** AuthorizationService: thin translations between the wire messages and the protocol logic. */
 export function authorizationServiceImplementation(
@@ -29,6 +32,12 @@ export function authorizationServiceImplementation(
         origin: fromWire(origin),
       });
       return { outcome: outcomeToWire(outcome) };
+    },
+    async pushAuthorizationRequest(request) {
+      const posted = postedFromWire(request);
+      const pushed = await pushAuthorizationRequest(deps, posted);
+      const dpopNonce = announcedNonce(deps, posted.dpop);
+      return { ...pushed, ...(dpopNonce ? { dpopNonce } : {}) };
     },
     async getPendingAuthorization({ handle }) {
       return getPendingAuthorization(deps, handle);

@@ -51,5 +51,7 @@ function toAuthenticatedClient(client: WireAuthenticatedClient | undefined): Aut
     backchannelLogoutSessionRequired: client.backchannelLogoutSessionRequired,
     // An empty value (a clients service without the field) means the default (interface.md 2.5).
     idTokenSignedResponseAlg: client.idTokenSignedResponseAlg === 'RS256' ? 'RS256' : 'EdDSA',
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: client.dpopBoundAccessTokens,
   };
 }

@@ -1,5 +1,6 @@
 import type {
   BasicCredentials as WireBasic,
+  DpopProof as WireDpopProof,
   IntrospectResponseSchema,
   Parameter,
   RequestOrigin as WireOrigin,
@@ -18,6 +19,8 @@ import { handleTokenRequest } from '../protocol/token/token-endpoint.js';
 import { userInfo } from '../protocol/userinfo/userinfo.js';
 import type { TokenRequest } from '../protocol/token/token-request.js';
 import { verifyAccessToken } from '../protocol/access-token/verify-access-token.js';
+import { announcedNonce } from '../protocol/dpop/check-token-request-proof.js';
+import type { PresentedDpopProof } from '../protocol/dpop/dpop-binding.js';
 
 /** TokenService: thin translations between the wire messages and the protocol logic. */
 export function tokenServiceImplementation(deps: Registry): ServiceImplementation<typeof TokenService> {
@@ -26,14 +29,21 @@ export function tokenServiceImplementation(deps: Registry): ServiceImplementatio
       return { tokens: await loginFirstParty(deps, { email, password, origin: fromWire(origin) }) };
     },
     async token(request) {
-      return { tokens: await handleTokenRequest(deps, postedFromWire(request)) };
+      const posted = postedFromWire(request);
+      const tokens = await handleTokenRequest(deps, posted);
+      const dpopNonce = announcedNonce(deps, posted.dpop);
+      return { tokens, ...(dpopNonce ? { dpopNonce } : {}) };
     },
-    async logout({ accessToken, origin }) {
-      await logout(deps, accessToken, fromWire(origin));
+    async logout({ accessToken, origin, dpop }) {
+      await logout(deps, accessToken, fromWire(origin), dpopFromWire(dpop));
       return {};
     },
-    async verifyAccessToken({ accessToken, requireFirstPartyUser }) {
-      const claims = await verifyAccessToken(deps, accessToken, { requireFirstPartyUser });
+    async verifyAccessToken({ accessToken, requireFirstPartyUser, dpop }) {
+      const proof = dpopFromWire(dpop);
+      const claims = await verifyAccessToken(deps, accessToken, {
+        requireFirstPartyUser,
+        ...(proof ? { dpop: proof } : {}),
+      });
       return { ...claims, exp: BigInt(claims.exp) };
     },
     async introspect(request) {
@@ -43,8 +53,8 @@ export function tokenServiceImplementation(deps: Registry): ServiceImplementatio
       await revoke(deps, postedFromWire(request));
       return {};
     },
-    async userInfo({ accessToken }) {
-      return userInfo(deps, accessToken);
+    async userInfo({ accessToken, dpop }) {
+      return userInfo(deps, accessToken, dpopFromWire(dpop));
     },
   };
 }
@@ -53,15 +63,22 @@ interface PostedMessage {
   parameters: Parameter[];
   basic?: WireBasic;
   origin?: WireOrigin;
+  dpop?: WireDpopProof;
 }
 
-/** A form posted to the token, introspection or revocation endpoint, as the gateway sent it. */
-function postedFromWire({ parameters, basic, origin }: PostedMessage): TokenRequest {
+/** A form posted to the token, PAR, introspection or revocation endpoint, as the gateway sent it. */
+export function postedFromWire({ parameters, basic, origin, dpop }: PostedMessage): TokenRequest {
+  const proof = dpopFromWire(dpop);
   return {
     parameters: parameters.map(({ name, value }) => ({ name, value })),
     ...(basic ? { basic: { clientId: basic.clientId, clientSecret: basic.clientSecret } } : {}),
     origin: fromWire(origin),
+    ...(proof ? { dpop: proof } : {}),
   };
+}
+
+function dpopFromWire(dpop: WireDpopProof | undefined): PresentedDpopProof | undefined {
+  return dpop ? { proof: dpop.proof, method: dpop.method, path: dpop.path } : undefined;
 }
 
 function introspectionToWire(result: Introspection): MessageInitShape<typeof IntrospectResponseSchema> {

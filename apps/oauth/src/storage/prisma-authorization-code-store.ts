@@ -35,6 +35,7 @@ export class PrismaAuthorizationCodeStore implements AuthorizationCodeStore {
       scope: row.scope,
       resources: row.resources,
       ...(row.nonce === null ? {} : { nonce: row.nonce }),
+      ...(row.dpopJkt === null ? {} : { dpopJkt: row.dpopJkt }),
       authTime: Math.floor(row.authTime.getTime() / 1000),
       expiresAt: row.expiresAt,
       redeemedAt: row.redeemedAt,

@@ -44,6 +44,7 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
         consentId: family.consentId,
         // A revoked consent kills its families even before they are marked revoked.
         revokedAt: family.revokedAt ?? family.consent?.revokedAt ?? null,
+        ...(family.dpopJkt ? { dpopJkt: family.dpopJkt } : {}),
       },
     };
   }

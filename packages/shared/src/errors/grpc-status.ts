@@ -58,13 +58,18 @@ export function fromGrpcError(error: ServiceError): AppError {
 /** The same mapping from a status code, its details and the error detail when one came. */
 export function fromGrpcStatus(code: status, details: string, detail: ErrorDetail | undefined): AppError {
   if (detail) {
-    const rebuilt = rebuildError(detail.kind, detail.code, {
-      ...(detail.message ? { message: detail.message } : {}),
-      ...(detail.details.length > 0
-        ? { details: detail.details.map(({ path, message }) => ({ path, message })) }
-        : {}),
-      attributes: detail.attributes,
-    });
+    const rebuilt = rebuildError(
+      detail.kind,
+      detail.code,
+      {
+        ...(detail.message ? { message: detail.message } : {}),
+        ...(detail.details.length > 0
+          ? { details: detail.details.map(({ path, message }) => ({ path, message })) }
+          : {}),
+        attributes: detail.attributes,
+      },
+      detail.statusCode,
+    );
     if (rebuilt) return rebuilt;
   }
   const cause = `${status[code] ?? code}: ${details}`;

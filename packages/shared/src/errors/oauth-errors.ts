@@ -54,3 +54,10 @@ export class InvalidClientMetadataError extends oauthError('invalid_client_metad
 export class LoginRequiredError extends oauthError('login_required', 400) {}
 export class ConsentRequiredError extends oauthError('consent_required', 400) {}
 export class InteractionRequiredError extends oauthError('interaction_required', 400) {}
+// OpenID Connect Core section 3.1.2.6, for RFC 9126 request URIs (docs/par-and-dpop.md #3).
+export class InvalidRequestUriError extends oauthError('invalid_request_uri', 400) {}
+// RFC 9449 section 5 (token endpoint, PAR) and section 7.1 (protected resources, 401).
+export class InvalidDpopProofError extends oauthError('invalid_dpop_proof', 400) {}
+export class UseDpopNonceError extends oauthError('use_dpop_nonce', 400) {}
+export class ResourceInvalidDpopProofError extends oauthError('invalid_dpop_proof', 401) {}
+export class ResourceUseDpopNonceError extends oauthError('use_dpop_nonce', 401) {}

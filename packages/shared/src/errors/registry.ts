@@ -10,9 +10,13 @@ type ErrorFactory = (init: ErrorInit) => AppError;
  */
 const factories = new Map<string, ErrorFactory>();
 
+// A token used with two statuses (RFC 9449 use_dpop_nonce: 400 at the token endpoint, 401 at a
+// resource) is registered under its status too; the first class registered keeps the plain key.
 function register(factory: ErrorFactory): void {
   const sample = factory({});
-  factories.set(`${sample.kind}:${sample.code}`, factory);
+  const key = `${sample.kind}:${sample.code}`;
+  if (!factories.has(key)) factories.set(key, factory);
+  factories.set(`${key}:${sample.statusCode}`, factory);
 }
 
 for (const ErrorClass of Object.values(oauth)) {
@@ -41,6 +45,14 @@ register((init) => new api.ServiceUnavailableError(init));
 register((init) => new api.UpstreamTimeoutError(init));
 
 /** Rebuilds a registered error, or undefined when `kind:code` is unknown. */
-export function rebuildError(kind: string, code: string, init: ErrorInit): AppError | undefined {
-  return factories.get(`${kind}:${code}`)?.(init);
+export function rebuildError(
+  kind: string,
+  code: string,
+  init: ErrorInit,
+  statusCode?: number,
+): AppError | undefined {
+  const factory =
+    (statusCode === undefined ? undefined : factories.get(`${kind}:${code}:${statusCode}`)) ??
+    factories.get(`${kind}:${code}`);
+  return factory?.(init);
 }

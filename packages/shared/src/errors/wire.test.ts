@@ -6,6 +6,8 @@ import {
   InvalidScopeError,
   NotFoundError,
   RateLimitedError,
+  ResourceUseDpopNonceError,
+  UseDpopNonceError,
   ServiceUnavailableError,
   ValidationError,
   normalizeError,
@@ -96,5 +98,11 @@ describe('error registry', () => {
     ).toMatchObject({ retryAfterSeconds: 1 });
     expect(rebuildError('api', 'SERVICE_UNAVAILABLE', {})).toMatchObject({ retryAfterSeconds: undefined });
     expect(rebuildError('api', 'NO_SUCH_CODE', {})).toBeUndefined();
+  });
+
+  it('rebuilds the class of the status when one token has two (RFC 9449 use_dpop_nonce)', () => {
+    expect(rebuildError('oauth', 'USE_DPOP_NONCE', {}, 401)).toBeInstanceOf(ResourceUseDpopNonceError);
+    expect(rebuildError('oauth', 'USE_DPOP_NONCE', {}, 400)).toBeInstanceOf(UseDpopNonceError);
+    expect(rebuildError('oauth', 'USE_DPOP_NONCE', {})).toBeInstanceOf(UseDpopNonceError);
   });
 });

@@ -1,6 +1,14 @@
 // Protocol constants that more than one service states: the clients service verifies client
 // assertions, the oauth service advertises what it verifies (RFC 8414 section 2).
 
+/**
+ * RFC 9449 section 5.1 dpop_signing_alg_values_supported: what a DPoP proof may be signed with,
+ * asymmetric only. oauth verifies proofs; the gateway names them in DPoP challenges (section 7.1).
+ * Ed25519 is RFC 9864's fully-specified name of EdDSA over Ed25519, which current clients
+ * (oauth4webapi) put in their proofs (docs/par-and-dpop.md #7).
+ */
+export const DPOP_SIGNING_ALGORITHMS: readonly string[] = ['EdDSA', 'Ed25519', 'ES256', 'RS256', 'PS256'];
+
 /** RFC 7523 section 2.2: the client_assertion_type of private_key_jwt. */
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 

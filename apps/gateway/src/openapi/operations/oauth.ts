@@ -348,15 +348,53 @@ export const oauthOperations: OperationDocs = {
       'Runs a grant (RFC 6749 section 3.2). Clients authenticate with HTTP Basic, client_secret_post, ' +
       'private_key_jwt or, when public, `client_id` alone; exactly one method, the one registered. ' +
       'Fields sent twice are refused, except `resource` and `audience`; empty fields count as absent. ' +
-      'Browser-based clients may call it (CORS, no credentials).',
+      'With a `DPoP` proof header (RFC 9449) the access token is DPoP-bound (`token_type` `DPoP`); the proof must ' +
+      'carry the nonce of the `DPoP-Nonce` response header, which a first proof without it is answered with ' +
+      '(`use_dpop_nonce`). Browser-based clients may call it (CORS, no credentials).',
     tag: 'OAuth',
     security: optionalBasic,
     body: { 'application/x-www-form-urlencoded': tokenRequest },
     responses: { 200: { description: 'The tokens (RFC 6749 section 5.1). `Cache-Control: no-store`.' } },
     errors: {
       400:
-        '`invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope` ' +
-        'or `invalid_target`, mostly with an `error_description`.',
+        '`invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, ' +
+        '`invalid_target`, `invalid_dpop_proof` or `use_dpop_nonce`, mostly with an `error_description`.',
+      ...clientAuthFailed,
+      ...formOnly,
+    },
+  },
+  'POST /oauth/par': {
+    operationId: 'pushAuthorizationRequest',
+    summary: 'Pushed authorization request',
+    description:
+      'RFC 9126: the client posts the parameters of an authorization request, authenticated as at the token ' +
+      'endpoint (public clients with `client_id`), and gets a single-use `request_uri` valid 60 s to send to ' +
+      '`/oauth/authorize` with `client_id`, where the other parameters are then ignored. The request is checked ' +
+      'as `/oauth/authorize` checks it, but failures are JSON errors, never redirects. A `DPoP` header (RFC 9449) ' +
+      'binds the code to its key as `dpop_jkt` does. Browser-based clients may call it (CORS).',
+    tag: 'OAuth',
+    security: optionalBasic,
+    body: {
+      'application/x-www-form-urlencoded': {
+        ...authorizationRequest,
+        properties: {
+          ...(authorizationRequest.properties as Record<string, JsonSchema>),
+          ...secretFields,
+          ...assertionFields,
+          dpop_jkt: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-]{43}$',
+            description:
+              'RFC 9449 section 10: the JWK SHA-256 thumbprint of the DPoP key the code is bound to.',
+          },
+        },
+      },
+    },
+    responses: { 201: { description: '`request_uri` and `expires_in` (60). `Cache-Control: no-store`.' } },
+    errors: {
+      400:
+        '`invalid_request` (with the `error_description` `/oauth/authorize` gives), `invalid_scope`, ' +
+        '`invalid_target`, `unauthorized_client`, `invalid_dpop_proof` or `use_dpop_nonce` (with `DPoP-Nonce`).',
       ...clientAuthFailed,
       ...formOnly,
     },
@@ -365,7 +403,8 @@ export const oauthOperations: OperationDocs = {
     ...userInfo,
     operationId: 'userInfo',
     description:
-      'The token in `Authorization: Bearer`; the query parameter of RFC 6750 section 2.3 is not offered.',
+      'The token in `Authorization: Bearer`, or for a DPoP-bound token `Authorization: DPoP` with a `DPoP` proof ' +
+      'carrying `ath` (RFC 9449 section 7); the query parameter of RFC 6750 section 2.3 is not offered.',
     security: [{ accessToken: [] }],
     errors: userInfoErrors,
   },

@@ -16,6 +16,8 @@ export interface AccessTokenSubject {
   act?: Actor;
   /** Epoch seconds the token may not outlive (token exchange never extends, docs/decisions.md #12). */
   notAfter?: number;
+  /** RFC 9449 section 6.1: the DPoP key thumbprint the token is bound to (cnf.jkt). */
+  dpopJkt?: string;
 }
 
 export interface MintedAccessToken {
@@ -43,6 +45,7 @@ export async function mintAccessToken(
     ...(subject.user ? { email: subject.user.email, email_verified: subject.user.emailVerified } : {}),
     ...(subject.sid ? { sid: subject.sid } : {}),
     ...(subject.act ? { act: subject.act } : {}),
+    ...(subject.dpopJkt ? { cnf: { jkt: subject.dpopJkt } } : {}),
     iss: config.issuer,
     sub: subject.sub,
     aud: subject.audience,

@@ -1,6 +1,8 @@
 import { UnauthorizedError } from '@authz/shared/errors';
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
+import type { PresentedDpopProof } from '../dpop/dpop-binding.js';
+import { checkResourcePresentation } from '../dpop/check-resource-proof.js';
 import type { Registry } from '../../registry.js';
 import { isCutOff } from './deny-list.js';
 
@@ -19,6 +21,8 @@ export interface VerifiedAccessToken {
 export interface VerifyOptions {
   /** docs/decisions.md #3: first-party client, user sub, no act. */
   requireFirstPartyUser: boolean;
+  /** RFC 9449 section 7: the proof of a token sent with the DPoP scheme; absent for Bearer. */
+  dpop?: PresentedDpopProof;
 }
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
@@ -45,11 +49,12 @@ export class AccessTokenRefusedError extends UnauthorizedError {
  * `detail`, which only reaches the logs.
  */
 export async function verifyAccessToken(
-  deps: Deps,
+  deps: Deps & Pick<Registry, 'dpopJtis'>,
   token: string,
   options: VerifyOptions,
 ): Promise<VerifiedAccessToken> {
   const { payload, claims } = await verifyLiveAccessToken(deps, token);
+  await checkResourcePresentation(deps, token, payload, options.dpop);
   if (options.requireFirstPartyUser) checkFirstPartyUser(payload, claims);
   return claims;
 }

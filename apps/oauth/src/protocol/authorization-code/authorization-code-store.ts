@@ -14,6 +14,8 @@ export interface NewAuthorizationCode {
   scope: string;
   resources: string[];
   nonce?: string;
+  /** RFC 9449 section 10: the dpop_jkt of the authorization request (docs/par-and-dpop.md #10). */
+  dpopJkt?: string;
   /** Epoch seconds. */
   authTime: number;
   expiresAt: Date;

@@ -7,6 +7,7 @@ import { createRefreshToken } from '../refresh-token/refresh-token-family.js';
 import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
 import type { TokenSet } from '../token/token-set.js';
+import { tokenTypeOf, type DpopBinding } from '../dpop/dpop-binding.js';
 
 export interface CodeTokens {
   tokens: TokenSet;
@@ -29,6 +30,7 @@ export async function issueCodeTokens(
   user: IdentityUser,
   audience: string | string[],
   now: Date,
+  dpop?: DpopBinding,
 ): Promise<CodeTokens> {
   const scope = parseScope(code.scope);
   const accessToken = await mintAccessToken(
@@ -40,11 +42,15 @@ export async function issueCodeTokens(
       scope,
       user: { email: user.email, emailVerified: user.emailVerified },
       sid: code.sessionId,
+      ...(dpop ? { dpopJkt: dpop.jkt } : {}),
     },
     now.getTime(),
   );
+  // RFC 9449 section 5: a public client's refresh tokens are bound to its key; a confidential
+  // client's are already bound to its credentials (docs/par-and-dpop.md #10).
+  const familyKey = client.method === 'none' ? dpop?.jkt : undefined;
   const refresh = client.grantTypes.includes('refresh_token')
-    ? await openFamily(deps, code, createRefreshToken(deps, accessToken, now))
+    ? await openFamily(deps, code, createRefreshToken(deps, accessToken, now), familyKey)
     : undefined;
   const idToken = scope.includes('openid')
     ? await mintIdToken(
@@ -67,7 +73,7 @@ export async function issueCodeTokens(
       ...(refresh ? { refreshToken: refresh.token } : {}),
       ...(idToken ? { idToken } : {}),
       expiresIn: accessToken.expiresIn,
-      tokenType: 'Bearer',
+      tokenType: tokenTypeOf(dpop),
       ...(scope.length > 0 ? { scope: code.scope } : {}),
     },
     issued: {
@@ -81,6 +87,7 @@ async function openFamily(
   deps: Deps,
   code: StoredAuthorizationCode,
   first: ReturnType<typeof createRefreshToken>,
+  dpopJkt: string | undefined,
 ): Promise<{ token: string; familyId: string }> {
   const familyId = await deps.refreshTokens.openFamily(
     {
@@ -90,6 +97,7 @@ async function openFamily(
       scope: code.scope,
       resources: code.resources,
       consentId: code.consentId,
+      ...(dpopJkt ? { dpopJkt } : {}),
     },
     first.stored,
   );

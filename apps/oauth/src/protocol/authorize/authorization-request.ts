@@ -30,4 +30,6 @@ export interface AuthorizationRequest {
   maxAge?: number;
   state?: string;
   nonce?: string;
+  /** RFC 9449 section 10: the DPoP key the code will be bound to (docs/par-and-dpop.md #10). */
+  dpopJkt?: string;
 }

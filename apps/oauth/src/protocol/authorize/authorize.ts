@@ -17,6 +17,11 @@ import { checkRedirectUri, type CheckedRedirectUri } from './check-redirect-uri.
 import { continueAuthorization } from './continue-authorization.js';
 import { mayRedirectErrors } from './may-redirect-errors.js';
 import { resolveClient } from './resolve-client.js';
+import {
+  checkPushedRequired,
+  resolvePushedAuthorization,
+  type ResolvedAuthorizationParameters,
+} from '../par/resolve-pushed-authorization.js';
 import { redirectTargetOf, validateAuthorizationRequest } from './validate-authorization-request.js';
 
 export interface AuthorizeRequest {
@@ -37,6 +42,7 @@ export type AuthorizeDeps = Pick<
   | 'consentPrompts'
   | 'pendingAuthorizations'
   | 'authorizationCodes'
+  | 'pushedAuthorizations'
 >;
 
 /**
@@ -49,7 +55,15 @@ export async function authorize(
   deps: AuthorizeDeps,
   request: AuthorizeRequest,
 ): Promise<AuthorizationOutcome> {
-  const parameters = readAuthorizationParameters(request.parameters);
+  let resolved: ResolvedAuthorizationParameters;
+  try {
+    // RFC 9126 section 4: a pushed request replaces whatever else was sent.
+    resolved = await resolvePushedAuthorization(deps, request.parameters);
+  } catch (error) {
+    if (error instanceof OAuthError) return errorPage(error);
+    throw error;
+  }
+  const parameters = readAuthorizationParameters(resolved.parameters);
   let trusted: { client: AuthenticatedClient; redirect: CheckedRedirectUri };
   try {
     const client = await resolveClient(deps, parameters);
@@ -59,6 +73,7 @@ export async function authorize(
     throw error;
   }
   try {
+    checkPushedRequired(deps, trusted.client, resolved.pushed);
     return await authorizeTrusted(deps, trusted.client, trusted.redirect, parameters, request.sessionToken);
   } catch (error) {
     if (error instanceof OAuthError) {

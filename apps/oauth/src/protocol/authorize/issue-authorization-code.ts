@@ -38,6 +38,7 @@ export async function issueAuthorizationCode(
     scope: formatScope(request.scope),
     resources: request.resources,
     ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+    ...(request.dpopJkt === undefined ? {} : { dpopJkt: request.dpopJkt }),
     authTime: holder.authTime,
     expiresAt: new Date(Date.now() + config.authorizationCodeTtlSeconds * 1000),
   });

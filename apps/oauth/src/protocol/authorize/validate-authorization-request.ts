@@ -13,6 +13,7 @@ import type { CheckedRedirectUri } from './check-redirect-uri.js';
 import { checkRequestObject } from './check-request-object.js';
 import { checkResponseType } from './check-response-type.js';
 import { checkStateAndNonce, MAX_OPAQUE_VALUE_LENGTH } from './check-state-and-nonce.js';
+import { checkDpopJkt } from '../dpop/check-dpop-jkt.js';
 
 /**
  * interface.md 4.3 /oauth/authorize once the client and its redirect URI are trusted: the checks
@@ -34,6 +35,7 @@ export function validateAuthorizationRequest(
   checkResource(client, resources);
   const prompt = checkPrompt(values);
   const maxAge = checkMaxAge(values);
+  const dpop = checkDpopJkt(values);
   return {
     clientId: client.clientId,
     clientName: client.name,
@@ -46,6 +48,7 @@ export function validateAuthorizationRequest(
     prompt,
     ...(maxAge === undefined ? {} : { maxAge }),
     ...checkStateAndNonce(values),
+    ...dpop,
   };
 }
 

@@ -29,6 +29,10 @@ export interface AuthenticatedClient {
   backchannelLogoutSessionRequired: boolean;
   /** id_token_signed_response_alg (OIDC Dynamic Registration 2): EdDSA or RS256 (docs/tokens.md #34). */
   idTokenSignedResponseAlg: SigningAlg;
+  /** RFC 9126 section 6: authorization requests only through PAR (docs/par-and-dpop.md #4). */
+  requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 section 5.2: every token request carries a DPoP proof (docs/par-and-dpop.md #11). */
+  dpopBoundAccessTokens: boolean;
 }
 
 // interface.md 2.5: more than one entry gives an array, exactly one that string, none the client id.

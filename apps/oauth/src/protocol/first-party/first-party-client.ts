@@ -24,4 +24,6 @@ export const FIRST_PARTY_CLIENT: AuthenticatedClient = {
   postLogoutRedirectUris: [],
   backchannelLogoutSessionRequired: false,
   idTokenSignedResponseAlg: 'EdDSA',
+  requirePushedAuthorizationRequests: false,
+  dpopBoundAccessTokens: false,
 };

@@ -11,6 +11,7 @@ import type { Registry } from '../../registry.js';
 import type { TokenParameters } from '../token/token-parameters.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
+import type { DpopBinding } from '../dpop/dpop-binding.js';
 
 /** RFC 6749 section 4.1.3 with PKCE (RFC 7636 section 4.5, 4.6) and RFC 8707 resources. */
 export const grantType = 'authorization_code';
@@ -19,7 +20,7 @@ export const parameters = ['code', 'redirect_uri', 'code_verifier', 'resource'] 
 // Codes are 256 random bits, base64url (docs/authorization.md #11).
 const CODE = /^[A-Za-z0-9_-]{43}$/;
 
-export async function handle(deps: Registry, { client, parameters }: GrantRequest): Promise<TokenSet> {
+export async function handle(deps: Registry, { client, parameters, dpop }: GrantRequest): Promise<TokenSet> {
   const now = new Date();
   const code = await findCode(deps, parameters);
   checkClientBinding(code, client);
@@ -32,6 +33,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   }
   checkUsable(code, now);
   checkRedirectUri(code, client, parameters.get('redirect_uri'));
+  checkKeyBinding(code, dpop);
   const audience = checkAuthorizedResource(client, code.resources, parameters.getAll('resource'));
   const user = await codeUser(deps, code);
   // The atomic step: of concurrent redemptions exactly one gets here; the others are reuse.
@@ -39,7 +41,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
     await revokeReusedCode(deps, code, now);
     throw codeReused('authorization code redeemed concurrently');
   }
-  const { tokens, issued } = await issueCodeTokens(deps, client, code, user, audience, now);
+  const { tokens, issued } = await issueCodeTokens(deps, client, code, user, audience, now, dpop);
   // A reuse that came before this record could not revoke these tokens: revoke them here.
   if ((await deps.authorizationCodes.recordIssued(code.id, issued)).reused) {
     await revokeIssuedTokens(deps, issued, now);
@@ -84,6 +86,16 @@ function checkRedirectUri(code: StoredAuthorizationCode, client: AuthenticatedCl
       : sent === code.redirectUri;
   if (!matches) {
     throw new InvalidGrantError({ message: 'redirect_uri does not match the authorization request' });
+  }
+}
+
+// RFC 9449 section 10: a code issued for a dpop_jkt is redeemed only with a proof of that key.
+function checkKeyBinding(code: StoredAuthorizationCode, dpop: DpopBinding | undefined): void {
+  if (code.dpopJkt !== undefined && dpop?.jkt !== code.dpopJkt) {
+    throw new InvalidGrantError({
+      message: 'The DPoP proof key is not the dpop_jkt of the authorization request',
+      detail: dpop ? 'DPoP key mismatch' : 'DPoP proof missing for a bound code',
+    });
   }
 }
 

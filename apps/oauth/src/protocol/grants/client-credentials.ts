@@ -4,6 +4,7 @@ import { checkResource } from '../resource/check-resource.js';
 import { checkSelfRegisteredResource } from '../resource/check-self-registered-resource.js';
 import type { Registry } from '../../registry.js';
 import { formatScope } from '../scope/scope.js';
+import { tokenTypeOf } from '../dpop/dpop-binding.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 
@@ -17,7 +18,7 @@ export const parameters = ['scope', 'resource'] as const;
 
 export async function handle(
   deps: Pick<Registry, 'keys' | 'config'>,
-  { client, parameters }: GrantRequest,
+  { client, parameters, dpop }: GrantRequest,
 ): Promise<TokenSet> {
   const scope = checkClientScope(client, parameters.get('scope'));
   checkSelfRegisteredResource(client, parameters.getAll('resource'));
@@ -27,11 +28,12 @@ export async function handle(
     clientId: client.clientId,
     audience,
     scope,
+    ...(dpop ? { dpopJkt: dpop.jkt } : {}),
   });
   return {
     accessToken: accessToken.token,
     expiresIn: accessToken.expiresIn,
-    tokenType: 'Bearer',
+    tokenType: tokenTypeOf(dpop),
     ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
+import type { DpopBinding } from '../dpop/dpop-binding.js';
 import type { RequestOrigin } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import type { TokenParameters } from '../token/token-parameters.js';
@@ -9,6 +10,8 @@ export interface GrantRequest {
   /** Only the parameters the grant declared. */
   parameters: TokenParameters;
   origin: RequestOrigin;
+  /** The key of the request's DPoP proof: access tokens issued are bound to it (RFC 9449 section 5). */
+  dpop?: DpopBinding;
 }
 
 /** A grant module (docs/conventions.md #3). */

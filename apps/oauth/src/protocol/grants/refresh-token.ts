@@ -17,6 +17,8 @@ import {
 import type { StoredRefreshToken } from '../refresh-token/refresh-token-store.js';
 import type { Registry } from '../../registry.js';
 import { parseScope } from '../scope/scope.js';
+import type { DpopBinding } from '../dpop/dpop-binding.js';
+import { tokenTypeOf } from '../dpop/dpop-binding.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { GrantRequest } from './grant.js';
 
@@ -27,7 +29,7 @@ import type { GrantRequest } from './grant.js';
 export const grantType = 'refresh_token';
 export const parameters = ['refresh_token', 'scope', 'resource'] as const;
 
-export async function handle(deps: Registry, { client, parameters }: GrantRequest): Promise<TokenSet> {
+export async function handle(deps: Registry, { client, parameters, dpop }: GrantRequest): Promise<TokenSet> {
   const now = new Date();
   const presented = parameters.get('refresh_token');
   if (presented === undefined) throw new InvalidRequestError({ message: 'Missing refresh_token' });
@@ -36,6 +38,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
   if (tokenHash === undefined || !stored) throw invalidGrant('unknown or malformed refresh token');
   await checkUsable(deps, stored, now);
   checkClientBinding(stored, client);
+  checkKeyBinding(stored, dpop);
   const scope = grantedScope(stored.family.scope, parameters.get('scope'));
   const audience = checkAuthorizedResource(client, stored.family.resources, parameters.getAll('resource'));
   const user = await currentUser(deps, stored);
@@ -49,6 +52,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
       scope,
       user: { email: user.email, emailVerified: user.emailVerified },
       ...(stored.family.sessionId ? { sid: stored.family.sessionId } : {}),
+      ...(dpop ? { dpopJkt: dpop.jkt } : {}),
     },
     now.getTime(),
   );
@@ -64,7 +68,7 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
     // docs/decisions.md #7: always a new refresh token, never an ID token.
     refreshToken: next.token,
     expiresIn: accessToken.expiresIn,
-    tokenType: 'Bearer',
+    tokenType: tokenTypeOf(dpop),
     ...(scope.length > 0 ? { scope: scope.join(' ') } : {}),
   };
 }
@@ -88,6 +92,18 @@ async function checkUsable(deps: Registry, stored: StoredRefreshToken, now: Date
 // RFC 6749 section 6: the refresh token is bound to the client it was issued to.
 function checkClientBinding(stored: StoredRefreshToken, client: AuthenticatedClient): void {
   if (stored.family.clientId !== client.clientId) throw invalidGrant('refresh token of another client');
+}
+
+// RFC 9449 section 5: a public client's refresh token is bound to the key of the proof it was
+// issued with; only a proof of that key refreshes it (docs/par-and-dpop.md #10).
+function checkKeyBinding(stored: StoredRefreshToken, dpop: DpopBinding | undefined): void {
+  const boundTo = stored.family.dpopJkt;
+  if (boundTo && dpop?.jkt !== boundTo) {
+    throw new InvalidGrantError({
+      message: 'The refresh token is bound to another DPoP key',
+      detail: dpop ? 'DPoP key mismatch' : 'DPoP proof missing for a bound refresh token',
+    });
+  }
 }
 
 // RFC 6749 section 6 and docs/decisions.md #8: the scope may narrow, never widen; the family keeps

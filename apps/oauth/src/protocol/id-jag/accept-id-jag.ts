@@ -14,6 +14,7 @@ import type { GrantRequest } from '../grants/grant.js';
 import type { IdentityUser } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import { formatScope, parseScope } from '../scope/scope.js';
+import { tokenTypeOf } from '../dpop/dpop-binding.js';
 import type { TokenSet } from '../token/token-set.js';
 import type { EnterpriseAssertions } from './enterprise-port.js';
 import { verifyIdJag, type VerifiedIdJag } from './verify-id-jag.js';
@@ -32,7 +33,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'audit' | 'denyList' | 'derivedTo
 export async function acceptIdJag(
   deps: Deps,
   enterprise: EnterpriseAssertions,
-  { client, parameters, origin }: GrantRequest,
+  { client, parameters, origin, dpop }: GrantRequest,
 ): Promise<TokenSet> {
   // RFC 7521 section 4.1 allows unauthenticated assertion grants; an ID-JAG is bound to a
   // client that proves who it is (docs/enterprise-assertions.md #3).
@@ -62,6 +63,7 @@ export async function acceptIdJag(
     scope,
     user: { email: user.email, emailVerified: user.emailVerified },
     ...(verified.act ? { act: verified.act } : {}),
+    ...(dpop ? { dpopJkt: dpop.jkt } : {}),
   });
   const recorded = await recordDerivedToken(
     deps,
@@ -86,7 +88,7 @@ export async function acceptIdJag(
   return {
     accessToken: issued.token,
     expiresIn: issued.expiresIn,
-    tokenType: 'Bearer',
+    tokenType: tokenTypeOf(dpop),
     ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
   };
 }

@@ -4,6 +4,8 @@ import type { AuthenticatedClient } from '../client-authentication/authenticated
 import type { IntrospectedToken } from './introspection-result.js';
 import type { Registry } from '../../registry.js';
 import { verifyLiveAccessToken, type LiveAccessTokenClaims } from '../access-token/verify-access-token.js';
+import { boundKeyOf } from '../dpop/check-resource-proof.js';
+import type { JWTPayload } from 'jose';
 
 type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
 
@@ -31,11 +33,17 @@ export async function introspectAccessToken(
     exp: claims.exp,
     // Required and checked to be a number by verification (RFC 9068 section 2.2).
     iat: payload.iat as number,
-    tokenType: 'Bearer',
+    // RFC 9449 section 6.2: a bound token is reported with its key and type.
+    ...bindingOf(payload),
     // RFC 8693 section 4.1 / RFC 7662 section 2.2: a delegated token is reported with its
     // actors, never as if the user held it alone (docs/agents.md #8).
     ...actOf(payload.act),
   };
+}
+
+function bindingOf(payload: JWTPayload): Pick<IntrospectedToken, 'tokenType' | 'cnfJkt'> {
+  const jkt = boundKeyOf(payload);
+  return jkt === undefined ? { tokenType: 'Bearer' } : { tokenType: 'DPoP', cnfJkt: jkt };
 }
 
 // Our own signature vouches for the claim's shape; act is copied as minted.

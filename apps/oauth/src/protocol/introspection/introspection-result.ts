@@ -13,8 +13,13 @@ export interface IntrospectedToken {
   exp: number;
   /** Epoch seconds. */
   iat: number;
-  /** `Bearer` for access tokens, `refresh_token` for refresh tokens (docs/tokens.md #23). */
-  tokenType: 'Bearer' | 'refresh_token';
+  /**
+   * `Bearer` for access tokens, `DPoP` for DPoP-bound ones (RFC 9449 section 6.2),
+   * `refresh_token` for refresh tokens (docs/tokens.md #23).
+   */
+  tokenType: 'Bearer' | 'DPoP' | 'refresh_token';
+  /** RFC 9449 section 6.2: cnf.jkt of a DPoP-bound access token. */
+  cnfJkt?: string;
   /** RFC 8693 section 4.1: a delegated token's actor chain, as the token has it (docs/agents.md #8). */
   act?: Actor;
 }

@@ -13,6 +13,8 @@ export interface RefreshTokenFamily {
   consentId: string | null;
   /** When the family, or the consent it was issued under, was revoked. */
   revokedAt: Date | null;
+  /** RFC 9449 section 5: the DPoP key a public client's family is bound to (docs/par-and-dpop.md #10). */
+  dpopJkt?: string | null;
 }
 
 export interface StoredRefreshToken {

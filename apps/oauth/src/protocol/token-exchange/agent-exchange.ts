@@ -5,6 +5,7 @@ import type { AuthenticatedClient } from '../client-authentication/authenticated
 import type { GrantRequest } from '../grants/grant.js';
 import type { Registry } from '../../registry.js';
 import { formatScope } from '../scope/scope.js';
+import { tokenTypeOf } from '../dpop/dpop-binding.js';
 import type { TokenSet } from '../token/token-set.js';
 import { checkActorToken } from './actor-token.js';
 import { narrowAudience, narrowScope } from './narrow-delegation.js';
@@ -22,7 +23,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit'
  */
 export async function exchangeForAgent(
   deps: Deps,
-  { client, parameters, origin }: GrantRequest,
+  { client, parameters, origin, dpop }: GrantRequest,
 ): Promise<TokenSet> {
   checkAgent(client);
   const subject = await readSubjectToken(deps, parameters.get('subject_token')!);
@@ -42,6 +43,7 @@ export async function exchangeForAgent(
     user: { email: user.email, emailVerified: user.emailVerified },
     act,
     notAfter: subject.claims.exp,
+    ...(dpop ? { dpopJkt: dpop.jkt } : {}),
   });
   // docs/tokens.md #30: the new token ends with the session, family or consent of the subject.
   const lineage = await lineageOfSubject(deps, subject.claims);
@@ -62,7 +64,7 @@ export async function exchangeForAgent(
   return {
     accessToken: issued.token,
     expiresIn: issued.expiresIn,
-    tokenType: 'Bearer',
+    tokenType: tokenTypeOf(dpop),
     ...(scope.length > 0 ? { scope: formatScope(scope) } : {}),
     issuedTokenType: ACCESS_TOKEN_TYPE,
   };

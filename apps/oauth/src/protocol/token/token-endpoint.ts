@@ -5,6 +5,7 @@ import {
 } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import { authenticateClient } from '../client-authentication/client-authentication.js';
+import { checkProofRequired, checkTokenRequestProof } from '../dpop/check-token-request-proof.js';
 import { grants, type Grant } from '../grants/index.js';
 import type { Registry } from '../../registry.js';
 import { readTokenParameters, type TokenParameters } from './token-parameters.js';
@@ -15,6 +16,9 @@ import type { TokenSet } from './token-set.js';
 export async function handleTokenRequest(deps: Registry, request: TokenRequest): Promise<TokenSet> {
   const parameters = readTokenParameters(request.parameters);
   const grant = selectGrant(deps, parameters);
+  // RFC 9449 section 8: the proof and its nonce before anything is spent, so the retry after
+  // use_dpop_nonce finds its code, refresh token and client assertion unused.
+  const dpop = await checkTokenRequestProof(deps, request.dpop);
   const client = await authenticateClient(deps, {
     parameters,
     basic: request.basic,
@@ -22,10 +26,12 @@ export async function handleTokenRequest(deps: Registry, request: TokenRequest):
     sharedSecretOnly: false,
   });
   checkGrantAllowed(client, grant);
+  checkProofRequired(client, dpop);
   return grant.handle(deps, {
     client,
     parameters: parameters.pick(grant.parameters),
     origin: request.origin,
+    ...(dpop ? { dpop } : {}),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { PresentedDpopProof } from '../dpop/dpop-binding.js';
 import type { RequestOrigin } from '../identity-port.js';
 import type { RawParameter } from './token-parameters.js';
 
@@ -12,6 +13,8 @@ export interface TokenRequest {
   parameters: readonly RawParameter[];
   basic?: BasicCredentials;
   origin: RequestOrigin;
+  /** The DPoP header, when one was sent (RFC 9449 section 5). */
+  dpop?: PresentedDpopProof;
 }
 
 /** An introspection or revocation request (RFC 7662, RFC 7009): posted the same way. */

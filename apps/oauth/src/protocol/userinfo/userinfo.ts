@@ -11,8 +11,11 @@ import {
   AccessTokenRefusedError,
   verifyLiveAccessToken,
   type AccessTokenRefusal,
+  type LiveAccessTokenClaims,
   type VerifiedAccessToken,
 } from '../access-token/verify-access-token.js';
+import type { PresentedDpopProof } from '../dpop/dpop-binding.js';
+import { checkResourcePresentation } from '../dpop/check-resource-proof.js';
 
 /** OIDC Core 5.3.2 (interface.md 4.3): email and emailVerified only together, both or neither. */
 export interface UserInfo {
@@ -23,14 +26,18 @@ export interface UserInfo {
   name?: string;
 }
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity'>;
+type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'dpopJtis'>;
 
 /**
  * OIDC Core 5.3 UserInfo: a live access token of ours (RFC 6750 section 3.1: otherwise
  * invalid_token) granted `openid` (else insufficient_scope), for a user that still exists.
  */
-export async function userInfo(deps: Deps, accessToken: string): Promise<UserInfo> {
-  const claims = await verifyBearer(deps, accessToken);
+export async function userInfo(
+  deps: Deps,
+  accessToken: string,
+  dpop?: PresentedDpopProof,
+): Promise<UserInfo> {
+  const claims = await verifyBearer(deps, accessToken, dpop);
   if (!parseScope(claims.scope).includes('openid')) {
     throw new InsufficientScopeError({ message: 'The access token was not granted the openid scope' });
   }
@@ -52,9 +59,20 @@ const REFUSALS: Record<AccessTokenRefusal, string> = {
 };
 
 // The same checks as VerifyAccessToken (docs/tokens.md #4).
-async function verifyBearer(deps: Deps, accessToken: string): Promise<VerifiedAccessToken> {
+// RFC 9449 section 7: then the way it was presented, Bearer or DPoP with a proof.
+async function verifyBearer(
+  deps: Deps,
+  accessToken: string,
+  dpop: PresentedDpopProof | undefined,
+): Promise<VerifiedAccessToken> {
+  const { payload, claims } = await verifyLive(deps, accessToken);
+  await checkResourcePresentation(deps, accessToken, payload, dpop);
+  return claims;
+}
+
+async function verifyLive(deps: Deps, accessToken: string): Promise<LiveAccessTokenClaims> {
   try {
-    return (await verifyLiveAccessToken(deps, accessToken)).claims;
+    return await verifyLiveAccessToken(deps, accessToken);
   } catch (error) {
     if (error instanceof AccessTokenRefusedError) {
       throw new InvalidBearerTokenError({ message: REFUSALS[error.refusal], detail: error.detail });
