@@ -1,22 +1,22 @@
 import { createHash } from 'node:crypto';
 import { UnauthorizedError } from '@authz/shared/errors';
 import type { FastifyRequest } from 'fastify';
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedAccessToken } from '../http/bearer-token.js';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 
 const admins = new WeakMap<FastifyRequest, string>();
 
 /**
- * interface.md 4.15, docs/admin-api.md #2: a live first-party user token (401 otherwise, with
- * the Bearer challenge), whose user identity finds holding the admin role on this very call
- * (403 otherwise), then the per-admin budget (docs/admin-api.md #12). A preValidation hook, so
+ * interface.md 4.15, docs/admin-api.md #2: a live first-party user token, Bearer or DPoP-bound
+ * as on every token-protected route (docs/par-and-dpop.md), 401 otherwise with the challenge,
+ * whose user identity finds holding the admin role on this very call (403 otherwise), then the per-admin budget (docs/admin-api.md #12). A preValidation hook, so
  * nobody learns anything about a body or an id before being let in.
  */
 export function requireAdmin(upstreams: Upstreams, budget: RateLimitBudget) {
   return async (request: FastifyRequest): Promise<void> => {
     const { sub } = await upstreams.tokens.verifyAccessToken({
-      accessToken: bearerToken(request),
+      ...presentedAccessToken(request),
       requireFirstPartyUser: true,
     });
     await upstreams.admin.authorizeAdmin({ adminUserId: sub });
