@@ -24,6 +24,11 @@ import { PrismaDerivedTokenStore } from '../src/storage/prisma-derived-token-sto
 import { PrismaUserGrantsStore } from '../src/storage/prisma-user-grants-store.js';
 import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
+import { RedisDeviceGrantStore } from '../src/storage/redis-device-grant-store.js';
+import type {
+  DeviceConsentPrompt,
+  PendingDeviceVerification,
+} from '../src/protocol/device-authorization/device-verification.js';
 
 /**
  * A Registry over the same database, Redis prefix, keys and fakes as a running instance, for
@@ -70,6 +75,10 @@ export function openTestRegistry(
     audit: { recordDelegation: async () => undefined },
     enterprise: undefined,
     log: testLogger(),
+    deviceAuthorization: env.deviceAuthorization,
+    deviceGrants: new RedisDeviceGrantStore(redis),
+    deviceVerifications: handles<PendingDeviceVerification>('device-verification'),
+    deviceConsentPrompts: handles<DeviceConsentPrompt>('device-consent-prompt'),
   };
   return {
     registry,

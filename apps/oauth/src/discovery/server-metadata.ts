@@ -51,6 +51,8 @@ export function authorizationServerMetadata(config: DiscoveryConfig): Record<str
     // RFC 8707 resource indicators on the authorization and token endpoints (interface.md 4.4).
     resource_indicators_supported: true,
     ...(config.cimdEnabled ? { client_id_metadata_document_supported: true } : {}),
+    // RFC 8628 section 4 (interface.md 4.13).
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     // draft-ietf-oauth-identity-assertion-authz-grant: this server redeems ID-JAGs.
     ...(config.enterpriseAssertionEnabled
       ? { authorization_grant_profiles_supported: [ID_JAG_GRANT_PROFILE] }

@@ -38,7 +38,9 @@ export class InvalidGrantError extends oauthError('invalid_grant', 400) {}
 export class UnauthorizedClientError extends oauthError('unauthorized_client', 400) {}
 export class UnsupportedGrantTypeError extends oauthError('unsupported_grant_type', 400) {}
 export class InvalidScopeError extends oauthError('invalid_scope', 400) {}
-export class AccessDeniedError extends oauthError('access_denied', 403) {}
+// 400 as RFC 6749 section 5.2 says: the token endpoint answers it to a device whose user
+// denied (RFC 8628 section 3.5); at the authorization endpoint it travels in a redirect.
+export class AccessDeniedError extends oauthError('access_denied', 400) {}
 export class UnsupportedResponseTypeError extends oauthError('unsupported_response_type', 400) {}
 export class ServerError extends oauthError('server_error', 500) {}
 export class TemporarilyUnavailableError extends oauthError('temporarily_unavailable', 503) {}
@@ -54,3 +56,7 @@ export class InvalidClientMetadataError extends oauthError('invalid_client_metad
 export class LoginRequiredError extends oauthError('login_required', 400) {}
 export class ConsentRequiredError extends oauthError('consent_required', 400) {}
 export class InteractionRequiredError extends oauthError('interaction_required', 400) {}
+// RFC 8628 section 3.5: the device authorization grant's polling answers.
+export class AuthorizationPendingError extends oauthError('authorization_pending', 400) {}
+export class SlowDownError extends oauthError('slow_down', 400) {}
+export class ExpiredTokenError extends oauthError('expired_token', 400) {}
