@@ -12,6 +12,7 @@ import {
   TokenService,
 } from '@authz/proto/oauth/v1/oauth';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
+import { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import type { ServiceName } from '@authz/shared/topology';
 
@@ -32,6 +33,8 @@ export class Upstreams {
   readonly discovery: ServiceClient<typeof DiscoveryService>;
   readonly clients: ServiceClient<typeof ClientsService>;
   readonly hostedPages: ServiceClient<typeof HostedPagesService>;
+  /** RFC 8628 device authorization (interface.md 4.13). */
+  readonly deviceAuthorization: ServiceClient<typeof DeviceAuthorizationService>;
   private readonly channels = new Map<UpstreamName, GrpcChannel>();
   private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
 
@@ -54,6 +57,7 @@ export class Upstreams {
     this.discovery = this.channel('oauth').service(DiscoveryService);
     this.clients = this.channel('clients').service(ClientsService);
     this.hostedPages = this.channel('consent-ui').service(HostedPagesService);
+    this.deviceAuthorization = this.channel('oauth').service(DeviceAuthorizationService);
   }
 
   health(name: UpstreamName): ServiceClient<typeof HealthService> {
