@@ -16,10 +16,20 @@ export interface DeviceAuthorizationRouteOptions {
 /** RFC 8628 section 3.2. */
 const deviceAuthorizationResponse = {
   type: 'object',
-  required: ['device_code', 'user_code', 'verification_uri', 'verification_uri_complete', 'expires_in', 'interval'],
+  required: [
+    'device_code',
+    'user_code',
+    'verification_uri',
+    'verification_uri_complete',
+    'expires_in',
+    'interval',
+  ],
   additionalProperties: false,
   properties: {
-    device_code: { type: 'string', description: 'What the device polls the token endpoint with; single use.' },
+    device_code: {
+      type: 'string',
+      description: 'What the device polls the token endpoint with; single use.',
+    },
     user_code: { type: 'string', description: 'What the user types on `verification_uri`: `XXXX-XXXX`.' },
     verification_uri: { type: 'string', description: 'The hosted page `/ui/device` under the issuer.' },
     verification_uri_complete: {

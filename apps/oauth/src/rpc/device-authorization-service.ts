@@ -1,6 +1,9 @@
 import type { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
 import type { ServiceImplementation } from '@authz/shared/grpc';
-import { decideDeviceConsent, getDeviceConsentPrompt } from '../protocol/device-authorization/device-consent.js';
+import {
+  decideDeviceConsent,
+  getDeviceConsentPrompt,
+} from '../protocol/device-authorization/device-consent.js';
 import { enterUserCode } from '../protocol/device-authorization/enter-user-code.js';
 import { startDeviceAuthorization } from '../protocol/device-authorization/start-device-authorization.js';
 import type { Registry } from '../registry.js';

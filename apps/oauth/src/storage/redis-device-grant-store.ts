@@ -110,7 +110,8 @@ export class RedisDeviceGrantStore implements DeviceGrantStore {
     )) as [number, string[]] | null;
     if (!result) return undefined;
     const fields: Record<string, string> = {};
-    for (let index = 0; index < result[1].length; index += 2) fields[result[1][index]!] = result[1][index + 1]!;
+    for (let index = 0; index < result[1].length; index += 2)
+      fields[result[1][index]!] = result[1][index + 1]!;
     const grant = toGrant(deviceCodeHash, fields);
     return grant && { grant, tooFast: result[0] === 1 };
   }
@@ -123,7 +124,14 @@ export class RedisDeviceGrantStore implements DeviceGrantStore {
     if (!grant) return false;
     const approval = 'approval' in decision ? JSON.stringify(decision.approval) : '';
     const to = 'approval' in decision ? 'approved' : 'denied';
-    return this.transition(deviceCodeHash, 'pending', to, approval, this.userCodeKey(grant.userCodeHash), true);
+    return this.transition(
+      deviceCodeHash,
+      'pending',
+      to,
+      approval,
+      this.userCodeKey(grant.userCodeHash),
+      true,
+    );
   }
 
   async redeem(deviceCodeHash: string): Promise<boolean> {

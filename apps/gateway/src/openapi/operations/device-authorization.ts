@@ -26,7 +26,9 @@ export const deviceAuthorizationOperations: OperationDocs = {
       },
     },
     responses: {
-      200: { description: 'The codes and where the user goes (RFC 8628 section 3.2). `Cache-Control: no-store`.' },
+      200: {
+        description: 'The codes and where the user goes (RFC 8628 section 3.2). `Cache-Control: no-store`.',
+      },
     },
     errors: {
       400:

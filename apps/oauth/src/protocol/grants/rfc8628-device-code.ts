@@ -10,10 +10,7 @@ import {
 } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import { issueCodeTokens } from '../authorization-code/issue-code-tokens.js';
-import {
-  DEVICE_CODE_GRANT,
-  SLOW_DOWN_SECONDS,
-} from '../device-authorization/device-authorization-config.js';
+import { DEVICE_CODE_GRANT, SLOW_DOWN_SECONDS } from '../device-authorization/device-authorization-config.js';
 import type { DeviceApproval, StoredDeviceGrant } from '../device-authorization/device-grant-store.js';
 import type { IdentityUser } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
