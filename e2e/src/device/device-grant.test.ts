@@ -116,6 +116,21 @@ describe('POST /oauth/device_authorization (RFC 8628 section 3.1, 3.2)', () => {
     });
   });
 
+  it('limits the device authorizations of each client, public ones too', async () => {
+    const client = await newDeviceClient(flow);
+    for (let request = 0; request < 30; request += 1) {
+      expect((await requestDeviceAuthorization(flow, client)).status).toBe(200);
+    }
+    const limited = await requestDeviceAuthorization(flow, client);
+    expect({ status: limited.status, body: limited.body }).toEqual({
+      status: 429,
+      body: { error: 'rate_limited', statusCode: 429, code: 'RATE_LIMITED' },
+    });
+    expect(limited.headers.get('retry-after')).toBe('60');
+    // Another client's budget is its own.
+    expect((await requestDeviceAuthorization(flow, await newDeviceClient(flow))).status).toBe(200);
+  });
+
   it('is advertised in the metadata with the grant type', async () => {
     for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       const metadata = (await (await fetch(`${flow.suite.baseUrl}${path}`)).json()) as Record<
