@@ -29,7 +29,11 @@ function expectedServerMetadata(issuer: string) {
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: expect.arrayContaining(['refresh_token', 'client_credentials']),
+    grant_types_supported: expect.arrayContaining([
+      'refresh_token',
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:device_code',
+    ]),
     token_endpoint_auth_methods_supported: [
       'client_secret_basic',
       'client_secret_post',
@@ -44,6 +48,8 @@ function expectedServerMetadata(issuer: string) {
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
     resource_indicators_supported: true,
+    // RFC 8628 section 4 (interface.md 4.13).
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
   };
 }
 

@@ -7,7 +7,11 @@ import { DEVICE_CODE_GRANT_TYPE } from '@authz/shared/protocol';
  */
 export const DEVICE_CODE_GRANT = DEVICE_CODE_GRANT_TYPE;
 
-/** The response types a new client gets when it names none: code only with authorization_code. */
+/**
+ * The response types a new client gets when it names none: `code` as before, except for a
+ * device client without authorization_code, which never uses the authorization endpoint.
+ */
 export function defaultResponseTypes(grantTypes: readonly string[]): string[] {
-  return grantTypes.includes('authorization_code') ? ['code'] : [];
+  const deviceOnly = grantTypes.includes(DEVICE_CODE_GRANT) && !grantTypes.includes('authorization_code');
+  return deviceOnly ? [] : ['code'];
 }
