@@ -1,4 +1,6 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
+import { ClientAdminService } from '@authz/proto/clients/v1/client_admin';
+import { clientAdminServiceImplementation } from './rpc/client-admin-service.js';
 import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -36,7 +38,8 @@ export async function buildClientsApp({ env, logger }: ClientsDeps): Promise<Ser
   const registry = createRegistry(env, { prisma, redis, log: logger });
   app.server
     .addService(ClientsService, clientsServiceImplementation(registry))
-    .addService(DeveloperDataService, developerDataServiceImplementation(registry));
+    .addService(DeveloperDataService, developerDataServiceImplementation(registry))
+    .addService(ClientAdminService, clientAdminServiceImplementation(registry));
   return app;
 }
 

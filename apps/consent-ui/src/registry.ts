@@ -1,5 +1,6 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { FederationService } from '@authz/proto/identity/v1/federation';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
@@ -18,6 +19,9 @@ import { hostedLinks, type Links } from './pages/shared/links.js';
 import { walletLinks, type WalletLinks } from './pages/wallet/wallet-links.js';
 import type { WalletPort } from './pages/wallet/wallet-port.js';
 import { qrCodeRenderer, type QrCodes } from './pages/wallet/wallet-qr-code.js';
+import { federationLinks, type FederationLinks } from './pages/federation/federation-links.js';
+import type { FederationPort } from './pages/federation/federation-port.js';
+import { federationOverGrpc } from './rpc/federation-client.js';
 import { accountOverGrpc } from './rpc/account-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
 import { accountRecoveryOverGrpc } from './rpc/account-recovery-client.js';
@@ -50,6 +54,9 @@ export interface Registry {
   /** The device authorization grant's pages (interface.md 4.13). */
   device: DevicePort;
   deviceLinks: DeviceLinks;
+  /** Upstream OpenID Providers (interface.md 4.14). */
+  federation: FederationPort;
+  federationLinks: FederationLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -85,5 +92,7 @@ export function createRegistry(
     accountLinks: accountLinks(env.issuer),
     device: deviceOverGrpc(parts.oauthChannel.service(DeviceAuthorizationService)),
     deviceLinks: deviceLinks(env.issuer),
+    federation: federationOverGrpc(parts.identityChannel.service(FederationService)),
+    federationLinks: federationLinks(env.issuer),
   };
 }

@@ -16,6 +16,7 @@ import { createRegistry } from './registry.js';
 import { systemRoutes } from './system/routes.js';
 import { accountRecoveryRoutes } from './auth/account-recovery-routes.js';
 import { accountRoutes } from './auth/account-routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
@@ -145,6 +146,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
     ...(env.walletFederationEnabled ? { walletFlowBudget: env.rateLimit.walletFlow } : {}),
   });
   await app.register(consentRoutes, { upstreams });
+  await app.register(adminRoutes, { upstreams, adminBudget: env.rateLimit.admin });
   await app.register(walletRoutes, {
     address: env.services['wallet-bridge'],
     enabled: env.walletFederationEnabled,
@@ -185,4 +187,5 @@ export {
   RESET_PASSWORD_MESSAGE,
 } from './auth/account-recovery-routes.js';
 export { JWKS_CACHE_MS } from './discovery/routes.js';
+export { PASSWORD_RESET_SENT_MESSAGE } from './admin/user-routes.js';
 export { BINDER_COOKIE } from './wallet/binder-cookie.js';

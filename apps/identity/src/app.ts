@@ -1,5 +1,7 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { FederationService } from '@authz/proto/identity/v1/federation';
+import { AdminService } from '@authz/proto/identity/v1/admin';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -19,7 +21,9 @@ import { createRegistry } from './registry.js';
 import { accountRecoveryServiceImplementation } from './rpc/account-recovery-service.js';
 import { accountLookupServiceImplementation } from './rpc/account-lookup-service.js';
 import { accountServiceImplementation } from './rpc/account-service.js';
+import { adminServiceImplementation } from './rpc/admin-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
+import { federationServiceImplementation } from './rpc/federation-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
 import { createSessionEndRelay } from './session-events/session-end-relay.js';
 import { createSessionEventsQueue } from './session-events/session-events-queue.js';
@@ -72,7 +76,9 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
       .addService(AuditService, auditServiceImplementation(registry))
       .addService(AccountLookupService, accountLookupServiceImplementation(registry))
       .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry))
-      .addService(AccountService, accountServiceImplementation(registry));
+      .addService(AccountService, accountServiceImplementation(registry))
+      .addService(FederationService, federationServiceImplementation(registry))
+      .addService(AdminService, adminServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await sessionEvents.close();

@@ -2,6 +2,7 @@ import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
+import type { AdminStore } from './admin/admin-store.js';
 import type { AccountDeletionStore } from './deletion/account-deletion-store.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { AccountRecoveryStore } from './recovery/account-recovery-store.js';
@@ -14,11 +15,17 @@ import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
+import { PrismaAdminStore } from './storage/prisma-admin-store.js';
 import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
 import { PrismaSessionStore } from './storage/prisma-session-store.js';
 import { PrismaVerificationStore } from './storage/prisma-verification-store.js';
+import { PrismaFederatedCredentialStore } from './storage/prisma-federated-credential-store.js';
+import type { FederatedCredentialStore } from './federation/federated-credential-store.js';
+import { UpstreamFlowStore } from './federation/upstream-flow-store.js';
+import { upstreamConfigurations, type UpstreamConfigurations } from './federation/upstream-configurations.js';
+import { loadUpstreamProviders, type UpstreamProvider } from './federation/upstream-providers-file.js';
 import { PrismaWalletCredentialStore } from './storage/prisma-wallet-credential-store.js';
 import type { ResendLimits } from './verification/resend-limits.js';
 import type { VerificationStore } from './verification/verification-store.js';
@@ -31,7 +38,14 @@ export interface Registry {
   sessions: SessionStore;
   deletions: AccountDeletionStore;
   walletCredentials: WalletCredentialStore;
+  /** Upstream identities and the providers of UPSTREAM_IDPS_FILE (docs/federation.md). */
+  federatedCredentials: FederatedCredentialStore;
+  upstreamProviders: readonly UpstreamProvider[];
+  upstreamConfigurations: UpstreamConfigurations;
+  upstreamFlows: UpstreamFlowStore;
   audit: AuditLog;
+  /** The operator API's accounts, role and audit reads (docs/admin-api.md). */
+  admin: AdminStore;
   redis: Redis;
   log: Logger;
   hasher: PasswordHasher;
@@ -72,7 +86,12 @@ export async function createRegistry(
     sessions: new PrismaSessionStore(prisma),
     deletions: new PrismaAccountDeletionStore(prisma),
     walletCredentials: new PrismaWalletCredentialStore(prisma),
+    federatedCredentials: new PrismaFederatedCredentialStore(prisma),
+    upstreamProviders: loadedUpstreamProviders(env, parts.log),
+    upstreamConfigurations: upstreamConfigurations({ allowInsecureLoopback: env.allowInsecureLoopback }),
+    upstreamFlows: new UpstreamFlowStore(parts.redis, env.secretHashKey),
     audit: new PrismaAuditLog(prisma),
+    admin: new PrismaAdminStore(prisma),
     hasher,
     commonPasswords,
     defaultRealmId: realm.id,
@@ -86,4 +105,14 @@ export async function createRegistry(
     sessionSeenIntervalSeconds: env.sessionSeenIntervalSeconds,
     resendLimits: env.resendVerification,
   };
+}
+
+/** docs/federation.md #3: every problem logged by name; the good entries serve, the bad ones do not. */
+function loadedUpstreamProviders(env: IdentityEnv, log: Logger): UpstreamProvider[] {
+  const { providers, problems } = loadUpstreamProviders(env.upstreamIdpsFile);
+  for (const problem of problems) log.error({ problem }, 'upstream identity provider left out');
+  if (env.upstreamIdpsFile !== undefined) {
+    log.info({ providers: providers.map(({ id }) => id) }, 'upstream identity providers loaded');
+  }
+  return providers;
 }

@@ -1,6 +1,7 @@
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
 import { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
 import { deviceAuthorizationServiceImplementation } from './rpc/device-authorization-service.js';
+import { SigningKeyAdminService } from '@authz/proto/oauth/v1/signing_keys';
 import { userTokensServiceImplementation } from './rpc/user-tokens-service.js';
 import {
   AuthorizationService,
@@ -33,6 +34,7 @@ import { accountLifecycleServiceImplementation } from './rpc/account-lifecycle-s
 import { authorizationServiceImplementation } from './rpc/authorization-service.js';
 import { discoveryServiceImplementation } from './rpc/discovery-service.js';
 import { keysServiceImplementation } from './rpc/keys-service.js';
+import { signingKeyAdminServiceImplementation } from './rpc/signing-key-admin-service.js';
 import { tokenServiceImplementation } from './rpc/token-service.js';
 import { openBackchannelLogoutQueue } from './session-events/backchannel-logout-queue.js';
 import { startSessionEventsWorker } from './session-events/session-events-worker.js';
@@ -117,6 +119,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
     .addService(DeviceAuthorizationService, deviceAuthorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
+    .addService(SigningKeyAdminService, signingKeyAdminServiceImplementation(keys))
     .addService(UserTokensService, userTokensServiceImplementation(registry))
     .addService(AccountLifecycleService, accountLifecycleServiceImplementation(registry))
     .addService(

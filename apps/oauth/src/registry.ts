@@ -1,5 +1,6 @@
 import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { AdminService } from '@authz/proto/identity/v1/admin';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import type { GrpcChannel } from '@authz/shared/grpc';
 import type { Logger } from '@authz/shared/logger';
@@ -131,6 +132,7 @@ export function createRegistry(
     accounts: accountsOverGrpc(
       identityChannel.service(AccountService),
       parts.clientsChannel.service(DeveloperDataService),
+      identityChannel.service(AdminService),
     ),
     userGrants: new PrismaUserGrantsStore(prisma),
     clients: parts.clientsAccess.clients,

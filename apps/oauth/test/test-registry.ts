@@ -1,6 +1,7 @@
 import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { AdminService } from '@authz/proto/identity/v1/admin';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import { GrpcChannel } from '@authz/shared/grpc';
@@ -62,6 +63,7 @@ export function openTestRegistry(
     accounts: accountsOverGrpc(
       identityChannel.service(AccountService),
       clientsChannel.service(DeveloperDataService),
+      identityChannel.service(AdminService),
     ),
     userGrants: new PrismaUserGrantsStore(prisma),
     clients: clientsOverGrpc(clientsChannel.service(ClientsService)),

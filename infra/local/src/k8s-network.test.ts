@@ -131,10 +131,10 @@ describe.each(Object.keys(KUSTOMIZATIONS) as KustomizationName[])('infra/k8s/%s 
           );
   });
 
-  it('let only clients and oauth fetch documents over HTTPS, never from private addresses', () => {
+  it('let only clients, oauth and identity (upstream OpenID Providers) fetch over HTTPS, never from private addresses', () => {
     const https = { number: 443 };
     for (const { name: app, pod } of pods(manifests())) {
-      const fetches = ['clients', 'oauth'].includes(app);
+      const fetches = ['clients', 'oauth', 'identity'].includes(app);
       expect(allows(policies(), 'Egress', pod, INTERNET, https), app).toBe(fetches);
       for (const ip of [
         '10.0.0.5',

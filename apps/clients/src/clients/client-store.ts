@@ -1,4 +1,5 @@
 import type { Client } from '../generated/prisma/client.js';
+import type { KeysetPosition } from '@authz/shared/pagination';
 import type { ClientConfig } from './client-config.js';
 
 /** A client to store: its validated configuration and the attributes set once at creation. */
@@ -41,4 +42,11 @@ export interface ClientStore {
     environment: string,
     revokeApiKeysAt: Date | null,
   ): Promise<{ clientId: string; revokedKeys: number } | undefined>;
+  /** Any developer's client by record id or OAuth client id (the operator API). */
+  findAny(id: string): Promise<Client | undefined>;
+  /**
+   * Every client after `after` by (created_at, id), at most `limit`; only `developerId`'s when
+   * given (docs/admin-api.md #6).
+   */
+  listAll(filter: { developerId?: string; after?: KeysetPosition; limit: number }): Promise<Client[]>;
 }

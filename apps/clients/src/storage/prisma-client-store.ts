@@ -1,3 +1,4 @@
+import type { KeysetPosition } from '@authz/shared/pagination';
 import type { ClientConfig } from '../clients/client-config.js';
 import type { ClientStore, NewClient } from '../clients/client-store.js';
 import { Prisma, type Client, type PrismaClient } from '../generated/prisma/client.js';
@@ -46,6 +47,24 @@ export class PrismaClientStore implements ClientStore {
     await this.prisma.client.updateMany({
       where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: usedAt } }] },
       data: { lastUsedAt: usedAt },
+    });
+  }
+
+  async findAny(id: string): Promise<Client | undefined> {
+    return (await this.prisma.client.findFirst({ where: { OR: [{ id }, { clientId: id }] } })) ?? undefined;
+  }
+
+  listAll(filter: { developerId?: string; after?: KeysetPosition; limit: number }): Promise<Client[]> {
+    const { after } = filter;
+    return this.prisma.client.findMany({
+      where: {
+        ...(filter.developerId === undefined ? {} : { developerId: filter.developerId }),
+        ...(after
+          ? { OR: [{ createdAt: { gt: after.at } }, { createdAt: after.at, id: { gt: after.id } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: filter.limit,
     });
   }
 

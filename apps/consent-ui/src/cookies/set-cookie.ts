@@ -38,3 +38,14 @@ export function clearedLoginCookie(): string {
 export function clearedSessionCookie(): string {
   return setCookie(SESSION_COOKIE, '', 0);
 }
+
+/** The browser's upstream sign-in flow (docs/federation.md #6); lives as long as the flow. */
+export const FEDERATION_COOKIE = '__Host-service_federation';
+
+export function federationCookie(binder: string, maxAgeSeconds: number): string {
+  return setCookie(FEDERATION_COOKIE, binder, maxAgeSeconds);
+}
+
+export function clearedFederationCookie(): string {
+  return setCookie(FEDERATION_COOKIE, '', 0);
+}

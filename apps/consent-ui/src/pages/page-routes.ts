@@ -16,6 +16,7 @@ import { WALLET_ROUTES } from './wallet/wallet-routes.js';
 import { RECOVERY_ROUTES } from './account-recovery/recovery-routes.js';
 import { ACCOUNT_ROUTES } from './account/account-routes.js';
 import { DEVICE_ROUTES } from './device/device-routes.js';
+import { FEDERATION_ROUTES } from './federation/federation-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -36,6 +37,7 @@ const ROUTES: readonly Route[] = [
   ...RECOVERY_ROUTES,
   ...ACCOUNT_ROUTES,
   ...DEVICE_ROUTES,
+  ...FEDERATION_ROUTES,
 ];
 
 /**

@@ -55,6 +55,9 @@ const settingsSchema = z.object({
   WALLET_FLOW_RATE_LIMIT: envPositiveInt(10),
   /** DELETE /auth/account and the account page's deletion: password attempts per IP and per account. */
   ACCOUNT_DELETION_RATE_LIMIT: envPositiveInt(10),
+  // docs/admin-api.md #12: requests per admin per window, over every admin route.
+  ADMIN_RATE_LIMIT: envPositiveInt(300),
+  ADMIN_RATE_WINDOW: envPositiveInt(60),
   ACCOUNT_DELETION_RATE_WINDOW: envPositiveInt(300),
   WALLET_FLOW_RATE_WINDOW: envPositiveInt(300),
   /** POST /ui/device: user codes entered per window per address (docs/device-grant.md #4). */
@@ -134,6 +137,7 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
         points: settings.WALLET_FLOW_RATE_LIMIT,
         durationSeconds: settings.WALLET_FLOW_RATE_WINDOW,
       },
+      admin: { points: settings.ADMIN_RATE_LIMIT, durationSeconds: settings.ADMIN_RATE_WINDOW },
       accountDeletion: {
         points: settings.ACCOUNT_DELETION_RATE_LIMIT,
         durationSeconds: settings.ACCOUNT_DELETION_RATE_WINDOW,

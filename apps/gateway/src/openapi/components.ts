@@ -171,6 +171,13 @@ export const tags: { name: Tag; description: string }[] = [
       'The OpenID for Verifiable Presentations transport wallets talk to. Every wallet route answers 404 ' +
       'while wallet federation is off (`WALLET_FEDERATION_ENABLED`).',
   },
+  {
+    name: 'Admin',
+    description:
+      'The operator API: accounts, clients of every developer, the audit log and the signing keys. A ' +
+      'first-party user token of an account holding the admin role (granted by the `grant-admin` command), ' +
+      'checked on every call.',
+  },
   { name: 'System', description: 'Greeting, health, metrics and this document.' },
 ];
 

@@ -2,7 +2,8 @@
 export type JsonSchema = Record<string, unknown>;
 
 /** One tag per feature; the document lists them in this order (components.ts). */
-export type Tag = 'OAuth' | 'Discovery' | 'Accounts' | 'Developer API' | 'Consents' | 'Wallet' | 'System';
+export type Tag =
+  'OAuth' | 'Discovery' | 'Accounts' | 'Developer API' | 'Consents' | 'Wallet' | 'Admin' | 'System';
 
 /** Security requirement objects: any one of them satisfies the operation, `{}` meaning none. */
 export type Security = Record<string, string[]>[];

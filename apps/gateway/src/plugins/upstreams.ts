@@ -1,8 +1,10 @@
+import { ClientAdminService } from '@authz/proto/clients/v1/client_admin';
 import { ClientsService } from '@authz/proto/clients/v1/clients';
 import { HostedPagesService } from '@authz/proto/consentui/v1/consentui';
 import { HealthService } from '@authz/proto/health/v1/health';
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { AdminService } from '@authz/proto/identity/v1/admin';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import {
@@ -11,6 +13,7 @@ import {
   KeysService,
   TokenService,
 } from '@authz/proto/oauth/v1/oauth';
+import { SigningKeyAdminService } from '@authz/proto/oauth/v1/signing_keys';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
 import { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
@@ -35,6 +38,10 @@ export class Upstreams {
   readonly hostedPages: ServiceClient<typeof HostedPagesService>;
   /** RFC 8628 device authorization (interface.md 4.13). */
   readonly deviceAuthorization: ServiceClient<typeof DeviceAuthorizationService>;
+  /** The operator API (interface.md 4.15): identity's role, accounts and audit log. */
+  readonly admin: ServiceClient<typeof AdminService>;
+  readonly clientAdmin: ServiceClient<typeof ClientAdminService>;
+  readonly signingKeys: ServiceClient<typeof SigningKeyAdminService>;
   private readonly channels = new Map<UpstreamName, GrpcChannel>();
   private readonly healthClients = new Map<UpstreamName, ServiceClient<typeof HealthService>>();
 
@@ -58,6 +65,9 @@ export class Upstreams {
     this.clients = this.channel('clients').service(ClientsService);
     this.hostedPages = this.channel('consent-ui').service(HostedPagesService);
     this.deviceAuthorization = this.channel('oauth').service(DeviceAuthorizationService);
+    this.admin = this.channel('identity').service(AdminService);
+    this.clientAdmin = this.channel('clients').service(ClientAdminService);
+    this.signingKeys = this.channel('oauth').service(SigningKeyAdminService);
   }
 
   health(name: UpstreamName): ServiceClient<typeof HealthService> {

@@ -8,10 +8,30 @@ export type AuditEventType =
   | 'login_failure'
   | 'logout'
   | 'wallet_linked'
+  | 'federated_identity_linked'
+  | 'federated_identity_unlinked'
   | AccountRecoveryEventType
   | 'account_deletion_started'
   | 'account_deleted'
-  | DelegationEventType;
+  | DelegationEventType
+  | AdminEventType;
+
+/**
+ * Operator actions (docs/admin-api.md #8): the actor is the admin, `details.targetUserId` the
+ * account acted on. Those recorded for other services through AdminService.RecordAdminEvent
+ * are the only ones a caller may name.
+ */
+export const RECORDABLE_ADMIN_EVENT_TYPES = ['admin_client_updated', 'admin_signing_keys_rotated'] as const;
+export type AdminEventType =
+  | (typeof RECORDABLE_ADMIN_EVENT_TYPES)[number]
+  | 'admin_role_granted'
+  | 'admin_role_revoked'
+  | 'admin_user_disabled'
+  | 'admin_user_enabled'
+  | 'admin_email_verified_set'
+  | 'admin_sessions_revoked'
+  | 'admin_password_reset_sent'
+  | 'admin_user_deletion_started';
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;

@@ -1,5 +1,6 @@
 import {
   DEFAULT_REALM_ALLOWED_SCOPES,
+  envBoolean,
   envDatabaseUrl,
   envHexKey32,
   envIssuer,
@@ -37,6 +38,10 @@ const settingsSchema = z.object({
   RESEND_VERIFICATION_MAX_PER_WINDOW: envPositiveInt(5),
   RESEND_VERIFICATION_WINDOW: envPositiveInt(3600),
   OUTBOX_POLL_INTERVAL_MS: envPositiveInt(5000),
+  // docs/federation.md #2: the upstream OpenID Providers; none when unset.
+  UPSTREAM_IDPS_FILE: z.string().min(1).optional(),
+  // Test-only: upstreams on http://127.0.0.1 / localhost (packages/shared outbound policy).
+  CIMD_ALLOW_INSECURE_LOOPBACK: envBoolean(false),
 });
 
 /**
@@ -83,5 +88,7 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
       windowSeconds: settings.RESEND_VERIFICATION_WINDOW,
     },
     outboxPollIntervalMs: settings.OUTBOX_POLL_INTERVAL_MS,
+    upstreamIdpsFile: settings.UPSTREAM_IDPS_FILE,
+    allowInsecureLoopback: settings.CIMD_ALLOW_INSECURE_LOOPBACK,
   };
 }

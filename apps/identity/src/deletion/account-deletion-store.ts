@@ -21,11 +21,13 @@ export interface AccountDeletionStore {
   find(userId: string): Promise<DeletableAccount | undefined>;
   /**
    * Marks the account deleting (keeping an earlier mark), ends its live sessions and records
-   * the audit event, in one transaction. False when the account does not exist.
+   * the audit event, in one transaction (its actor the account itself unless `audit` names
+   * one: an admin, docs/admin-api.md #3). False when the account does not exist.
    */
-  markDeleting(userId: string, now: Date, audit: Omit<AuditEntry, 'actorUserId'>): Promise<boolean>;
+  markDeleting(userId: string, now: Date, audit: AuditEntry): Promise<boolean>;
   /**
-   * In one transaction: every audit row of the user drops the user id for `actorHash`, the
+   * In one transaction: every audit row of the user drops the user id for `actorHash` (and,
+   * where an admin acted on the account, `details.targetUserId` for `targetHash`), the
    * account and everything hanging off it is deleted, and `audit` is recorded without an
    * actor. 'gone' when the account no longer exists, 'not_deleting' when its deletion was
    * never begun (nothing is written then).

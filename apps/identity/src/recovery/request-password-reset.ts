@@ -34,8 +34,21 @@ export async function requestPasswordReset(
   const key = emailKey(email);
   const wait = await takeResendSlot({ ...deps, limits: deps.resendLimits }, `password-reset:${key}`);
   if (wait > 0) throw new RateLimitedError({ attributes: { retryAfterSeconds: String(wait) } });
+  await issuePasswordResetMail(deps, key, origin);
+}
+
+/**
+ * The reset link and its mail for the account of `emailLower` (nothing for an unknown one),
+ * without the per-address limits: the forgot-password path after them, and the operator's
+ * forced reset (docs/admin-api.md #5).
+ */
+export async function issuePasswordResetMail(
+  deps: Omit<RequestPasswordResetDeps, 'redis' | 'resendLimits' | 'log'>,
+  emailLower: string,
+  origin: RequestOrigin | undefined,
+): Promise<boolean> {
   const queued = await deps.recovery.issuePasswordReset(
-    key,
+    emailLower,
     (user) => {
       const { tokenHash, url } = newLinkToken(deps, '/ui/reset-password');
       return {
@@ -47,4 +60,5 @@ export async function requestPasswordReset(
     { origin },
   );
   if (queued) deps.onMailQueued();
+  return queued;
 }

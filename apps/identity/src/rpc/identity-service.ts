@@ -12,6 +12,7 @@ import { getBrowserSession } from '../sessions/get-browser-session.js';
 import { resendVerification } from '../verification/resend-verification.js';
 import { verifyEmail } from '../verification/verify-email.js';
 import { walletCredentialRpcs } from '../wallet/wallet-credential-rpcs.js';
+import { federatedVerifiedEmails } from '../federation/federated-verified-emails.js';
 import { walletVerifiedEmails } from '../wallet/wallet-verified-emails.js';
 
 /** The gRPC face of identity: thin translations to the feature logic (docs/conventions.md #2). */
@@ -42,7 +43,8 @@ export function identityServiceImplementation(
       const user = await getUser(registry.accounts, request.userId);
       // Wallet attestations first (interface.md 4.3 trust order; oauth applies it).
       const wallet = await walletVerifiedEmails(registry.walletCredentials, user.id);
-      return { user: toUserMessage(user), verifiedEmails: [...wallet, ...verifiedEmails(user)] };
+      const upstream = await federatedVerifiedEmails(registry.federatedCredentials, user.id);
+      return { user: toUserMessage(user), verifiedEmails: [...wallet, ...upstream, ...verifiedEmails(user)] };
     },
     async endSession(request) {
       await endSession(registry, request);

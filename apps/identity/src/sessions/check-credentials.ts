@@ -51,7 +51,9 @@ export async function checkCredentials(
   const user = found?.user ?? null;
   const matches = await deps.hasher.verify(found?.passwordHash, request.password);
   const hostedMark: Record<string, boolean> = request.browserSession ? { browserSession: true } : {};
-  if (!user || !matches) {
+  // A disabled account is refused exactly like a wrong password (docs/admin-api.md #4).
+  const disabled = user !== null && user.disabledAt !== null;
+  if (!user || !matches || disabled) {
     await deps.audit.record({
       type: 'login_failure',
       actorUserId: user?.id,
@@ -60,6 +62,7 @@ export async function checkCredentials(
       details: {
         emailHash: keyedHash(deps.secretHashKey, `audit:${key}`),
         knownUser: user !== null,
+        ...(disabled ? { disabled: true } : {}),
         ...hostedMark,
       },
     });

@@ -24,7 +24,7 @@ export class PrismaAccountDeletionStore implements AccountDeletionStore {
     };
   }
 
-  markDeleting(userId: string, now: Date, audit: Omit<AuditEntry, 'actorUserId'>): Promise<boolean> {
+  markDeleting(userId: string, now: Date, audit: AuditEntry): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const marked = await tx.user.updateMany({
         where: { id: userId, deletingAt: null },
@@ -37,7 +37,7 @@ export class PrismaAccountDeletionStore implements AccountDeletionStore {
         return false;
       }
       await tx.session.updateMany({ where: { userId, endedAt: null }, data: { endedAt: now } });
-      if (marked.count === 1) await recordAudit(tx, { ...audit, actorUserId: userId });
+      if (marked.count === 1) await recordAudit(tx, { ...audit, actorUserId: audit.actorUserId ?? userId });
       return true;
     });
   }
@@ -59,6 +59,11 @@ export class PrismaAccountDeletionStore implements AccountDeletionStore {
            SET actor_user_id = NULL,
                details = details || jsonb_build_object('actorHash', ${actorHash}::text)
          WHERE actor_user_id = ${userId}::uuid`;
+      // An admin's actions on the account name it as their target (docs/admin-api.md #8).
+      await tx.$executeRaw`
+        UPDATE identity.audit_events
+           SET details = (details - 'targetUserId') || jsonb_build_object('targetHash', ${actorHash}::text)
+         WHERE details->>'targetUserId' = ${userId}`;
       // Credentials, sessions, verification tokens, wallet credentials and the developer
       // record go with the user (ON DELETE CASCADE).
       await tx.user.delete({ where: { id: userId } });

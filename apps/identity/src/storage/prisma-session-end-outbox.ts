@@ -6,7 +6,6 @@ export class PrismaSessionEndOutbox implements SessionEndOutbox {
 
   pending(limit: number): Promise<SessionEndRow[]> {
     return this.prisma.sessionEndOutbox.findMany({
-      where: { enqueuedAt: null },
       orderBy: { createdAt: 'asc' },
       take: limit,
     });

@@ -1,13 +1,18 @@
 import type { PrismaClient, Session, User } from '../generated/prisma/client.js';
 import type { NewSession, SessionStore } from '../sessions/session-store.js';
+import { refusedSessionAsBadCredentials } from './refused-session.js';
 
 export class PrismaSessionStore implements SessionStore {
   constructor(private readonly prisma: PrismaClient) {}
 
-  open(session: NewSession): Promise<Session> {
-    return this.prisma.session.create({
-      data: { ...session, userAgent: session.userAgent ?? null, lastSeenAt: session.authTime },
-    });
+  async open(session: NewSession): Promise<Session> {
+    try {
+      return await this.prisma.session.create({
+        data: { ...session, userAgent: session.userAgent ?? null, lastSeenAt: session.authTime },
+      });
+    } catch (error) {
+      throw refusedSessionAsBadCredentials(error);
+    }
   }
 
   async findByTokenHash(tokenHash: string): Promise<{ session: Session; user: User } | undefined> {

@@ -3,6 +3,7 @@ import type { PrismaClient, Session, User } from '../generated/prisma/client.js'
 import type { NewSession } from '../sessions/session-store.js';
 import type { WalletCredentialStore, WalletCredentialToLink } from '../wallet/wallet-credential-store.js';
 import { recordAudit } from './prisma-audit-log.js';
+import { refusedSessionAsBadCredentials } from './refused-session.js';
 
 export class PrismaWalletCredentialStore implements WalletCredentialStore {
   constructor(private readonly prisma: PrismaClient) {}
@@ -38,10 +39,11 @@ export class PrismaWalletCredentialStore implements WalletCredentialStore {
     session: Omit<NewSession, 'userId'>,
     audit: Omit<AuditEntry, 'actorUserId'>,
   ): Promise<{ user: User; session: Session } | undefined> {
-    return this.prisma.$transaction(async (tx) => {
+    const signedIn = this.prisma.$transaction(async (tx) => {
       const found = await tx.walletCredential.findUnique({ where: { subjectHash }, include: { user: true } });
-      // An account being deleted signs in no more (docs/identity.md #19).
-      if (!found || found.user.deletingAt !== null) return undefined;
+      // An account being deleted (docs/identity.md #19) or disabled (docs/admin-api.md #4)
+      // signs in no more: the same answer as a credential linked to nobody.
+      if (!found || found.user.deletingAt !== null || found.user.disabledAt !== null) return undefined;
       await tx.walletCredential.update({
         where: { id: found.id },
         data: { lastUsedAt: use.at, ...(use.email ? { email: use.email } : {}) },
@@ -49,6 +51,11 @@ export class PrismaWalletCredentialStore implements WalletCredentialStore {
       const opened = await tx.session.create({ data: { ...session, userId: found.userId } });
       await recordAudit(tx, { ...audit, actorUserId: found.userId });
       return { user: found.user, session: opened };
+    });
+    // The sessions trigger refused an account disabled meanwhile: linked to nobody usable.
+    return signedIn.catch((error: unknown) => {
+      if (refusedSessionAsBadCredentials(error) !== error) return undefined;
+      throw error;
     });
   }
 

@@ -24,6 +24,16 @@ export interface ActiveSigningKey {
   privateKey: KeyObject;
 }
 
+/** A published key's life: signing from `activatesAt`, until `retiresAt`, listed until `publishedUntil`. */
+export interface PublishedSigningKey {
+  kid: string;
+  alg: SigningAlg;
+  createdAt: Date;
+  activatesAt: Date;
+  retiresAt: Date | null;
+  publishedUntil: Date | null;
+}
+
 interface Signer {
   key: ActiveSigningKey;
   activatesAt: Date | null;
@@ -172,6 +182,22 @@ export class KeyRing {
     await this.reload(storedAt);
     const kids = Object.fromEntries(next.map((key) => [key.alg, key.kid])) as Record<SigningAlg, string>;
     return { kid: kids.EdDSA, kids, activatesAt };
+  }
+
+  /**
+   * The published keys as the operator API lists them (interface.md 4.15), read from the store
+   * rather than memory so that a rotation made on another replica shows at once.
+   */
+  async listSigningKeys(now = new Date()): Promise<PublishedSigningKey[]> {
+    const records = await this.options.store.listPublished(now);
+    return records.map((record) => ({
+      kid: record.kid,
+      alg: record.alg,
+      createdAt: record.createdAt,
+      activatesAt: record.activatesAt ?? record.createdAt,
+      retiresAt: record.status === 'retired' ? record.retiredAt : null,
+      publishedUntil: record.status === 'retired' ? record.publishUntil : null,
+    }));
   }
 
   close(): void {

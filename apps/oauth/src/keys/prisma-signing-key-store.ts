@@ -60,6 +60,7 @@ function toRecord(row: SigningKey): SigningKeyRecord {
     publicJwk: row.publicJwk as JWK,
     privateKeyEncrypted: row.privateKeyEncrypted,
     status: row.status === 'active' ? 'active' : 'retired',
+    createdAt: row.createdAt,
     retiredAt: row.retiredAt,
     publishUntil: row.publishUntil,
     activatesAt: row.activatesAt,

@@ -15,6 +15,7 @@ export interface SigningKeyRecord {
   /** `encryptWithKey(KEY_ENCRYPTION_KEY, privateJwk, kid)`: AES-256-GCM, kid as associated data. */
   privateKeyEncrypted: string;
   status: 'active' | 'retired';
+  createdAt: Date;
   retiredAt: Date | null;
   /** A retired key stays in the JWKS until then, so tokens it signed still verify. */
   publishUntil: Date | null;

@@ -1,7 +1,7 @@
 import type { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import type { RequestOrigin as WireOrigin } from '@authz/proto/oauth/v1/oauth';
 import type { ServiceImplementation } from '@authz/shared/grpc';
-import { deleteAccount } from '../protocol/account-lifecycle/delete-account.js';
+import { deleteAccount, deleteAccountAsAdmin } from '../protocol/account-lifecycle/delete-account.js';
 import { endUserSession } from '../protocol/account-lifecycle/end-user-session.js';
 import { purgeUserGrants } from '../protocol/account-lifecycle/purge-user-grants.js';
 import type { RequestOrigin } from '../protocol/identity-port.js';
@@ -18,6 +18,10 @@ export function accountLifecycleServiceImplementation(
     },
     async deleteAccount({ userId, password, origin }) {
       await deleteAccount(deps, { userId, password, origin: fromWire(origin) });
+      return {};
+    },
+    async deleteAccountAsAdmin({ adminUserId, userId, origin }) {
+      await deleteAccountAsAdmin(deps, { adminUserId, userId, origin: fromWire(origin) });
       return {};
     },
     async purgeUserGrants({ userId }) {

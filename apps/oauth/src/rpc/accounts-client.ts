@@ -1,12 +1,14 @@
 import type { DeveloperDataService } from '@authz/proto/clients/v1/developer_data';
 import type { AccountService } from '@authz/proto/identity/v1/accounts';
+import type { AdminService } from '@authz/proto/identity/v1/admin';
 import type { ServiceClient } from '@authz/shared/grpc';
 import type { AccountsPort } from '../protocol/account-lifecycle/accounts-port.js';
 
-/** AccountsPort over identity's AccountService and clients' DeveloperDataService. */
+/** AccountsPort over identity's AccountService and AdminService and clients' DeveloperDataService. */
 export function accountsOverGrpc(
   accounts: ServiceClient<typeof AccountService>,
   developerData: ServiceClient<typeof DeveloperDataService>,
+  admin: ServiceClient<typeof AdminService>,
 ): AccountsPort {
   return {
     async requireUserSession(userId, sessionId) {
@@ -17,6 +19,10 @@ export function accountsOverGrpc(
     },
     async beginDeletion({ userId, password, origin }) {
       const { developerId } = await accounts.beginAccountDeletion({ userId, password, origin });
+      return { developerId };
+    },
+    async beginDeletionAsAdmin({ adminUserId, userId, origin }) {
+      const { developerId } = await admin.beginUserDeletion({ adminUserId, userId, origin });
       return { developerId };
     },
     async completeDeletion({ userId, origin }) {

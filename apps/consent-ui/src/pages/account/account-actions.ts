@@ -14,7 +14,10 @@ import type { Registry } from '../../registry.js';
 import { signInRequiredPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { accountPage, WRONG_PASSWORD } from './account-page.js';
 
-type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks'>;
+type Deps = Pick<
+  Registry,
+  'identity' | 'links' | 'accounts' | 'accountLinks' | 'federation' | 'federationLinks'
+>;
 
 /**
  * Every POST of the account page checks, in order, the session, then its CSRF token compared in

@@ -15,6 +15,8 @@ export const ACCOUNT_PAGE_PATHS = {
 export const ACCOUNT_NOTICES = {
   name: 'Your name was saved.',
   'session-ended': 'That session was signed out.',
+  'upstream-linked': 'The sign-in method was linked to your account.',
+  'upstream-unlinked': 'The sign-in method was removed from your account.',
 } as const;
 export type AccountNotice = keyof typeof ACCOUNT_NOTICES;
 

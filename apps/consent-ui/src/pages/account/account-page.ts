@@ -5,8 +5,12 @@ import { documentPage, redirectPage, type PageResult } from '../shared/page-resu
 import type { Registry } from '../../registry.js';
 import { ACCOUNT_NOTICES, type AccountNotice } from './account-links.js';
 import type { AccountSession } from './account-port.js';
+import { federationAccountSection } from '../federation/federation-account-section.js';
 
-type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks'>;
+type Deps = Pick<
+  Registry,
+  'identity' | 'links' | 'accounts' | 'accountLinks' | 'federation' | 'federationLinks'
+>;
 
 /** What the delete form says when the password was wrong (docs/hosted-pages.md #28). */
 export const WRONG_PASSWORD = 'The password is incorrect. Your account was not deleted.';
@@ -43,6 +47,7 @@ export async function accountPage(
   view: AccountView,
 ): Promise<PageResult> {
   const sessions = await deps.accounts.listSessions(session.userId, session.sessionId);
+  const signInMethods = await federationAccountSection(deps, session);
   const { links, accountLinks } = deps;
   const csrf = html`<input type="hidden" name="csrf_token" value="${session.csrfToken}" />`;
   const nameInvalid =
@@ -92,6 +97,7 @@ export async function accountPage(
           <div class="actions"><button type="submit" class="secondary">Sign out</button></div>
         </form>
       </section>
+      ${signInMethods}
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete account</h2>
         <p>

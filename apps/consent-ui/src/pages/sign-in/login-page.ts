@@ -24,6 +24,7 @@ import type { Registry } from '../../registry.js';
 import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
+import { federationSignInOffer } from '../federation/federation-sign-in-offer.js';
 
 type Deps = Pick<
   Registry,
@@ -35,6 +36,8 @@ type Deps = Pick<
   | 'walletLinks'
   | 'recoveryLinks'
   | 'accountLinks'
+  | 'federation'
+  | 'federationLinks'
 >;
 
 /** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
@@ -78,6 +81,7 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
   const next = handle === undefined ? nextPageOf(request.query.get('next')) : undefined;
   // Asked meanwhile; it never fails (wallet-sign-in-offer.ts).
   const walletOffer = walletSignInOffer(deps, handle);
+  const federationOffer = federationSignInOffer(deps, handle);
   if (handle === undefined) {
     const session = await findBrowserSession(deps, request.cookies);
     // docs/wallet.md #19: linking needs a recent sign-in, so an older session signs in again.
@@ -105,6 +109,7 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
       pending,
       csrfToken: loginCsrfToken(deps.loginCsrfKey, preSession, handle),
       walletOffer: await walletOffer,
+      federationOffer: await federationOffer,
     },
     preSession === held ? [] : [loginCookie(preSession)],
   );
@@ -164,7 +169,8 @@ async function failedSignInPage(
     return refusalPage(deps, error);
   }
   const csrfToken = loginCsrfToken(deps.loginCsrfKey, preSession, handle);
-  return loginFormPage(deps, 401, { handle, next, pending, csrfToken, email, failed: true });
+  const federationOffer = await federationSignInOffer(deps, handle);
+  return loginFormPage(deps, 401, { handle, next, pending, csrfToken, email, failed: true, federationOffer });
 }
 
 interface LoginFormView {
@@ -177,13 +183,24 @@ interface LoginFormView {
   failed?: boolean;
   /** The link to wallet sign-in, when offered. */
   walletOffer?: SafeHtml | undefined;
+  /** "Continue with <provider>" links (interface.md 4.14). */
+  federationOffer?: SafeHtml | undefined;
 }
 
 /** docs/contract.md "Hosted pages": one form, an email input, a password input, one submit button. */
 function loginFormPage(
   { links, recoveryLinks, accountLinks }: Pick<Registry, 'links' | 'recoveryLinks' | 'accountLinks'>,
   status: number,
-  { handle, next, pending, csrfToken, email = '', failed = false, walletOffer }: LoginFormView,
+  {
+    handle,
+    next,
+    pending,
+    csrfToken,
+    email = '',
+    failed = false,
+    walletOffer,
+    federationOffer,
+  }: LoginFormView,
   setCookies: string[] = [],
 ): PageResult {
   const invalid = failed && html` aria-invalid="true" aria-describedby="sign-in-error"`;
@@ -226,7 +243,7 @@ function loginFormPage(
         </form>
         <p><a href="${recoveryLinks.forgotPassword()}">Forgot password?</a></p>
         <p><a href="${accountLinks.register(handle)}">Create an account</a></p>
-        ${walletOffer}`,
+        ${walletOffer}${federationOffer}`,
     },
     setCookies,
   );

@@ -1,5 +1,6 @@
 import type { OperationDocs } from '../types.js';
 import { accountRecoveryOperations } from './account-recovery.js';
+import { adminOperations } from './admin.js';
 import { accountLifecycleOperations } from './account-lifecycle.js';
 import { accountOperations } from './accounts.js';
 import { consentOperations } from './consents.js';
@@ -24,4 +25,5 @@ export const operations: OperationDocs = {
   ...developerOperations,
   ...consentOperations,
   ...walletOperations,
+  ...adminOperations,
 };

@@ -19,6 +19,13 @@ export interface AccountsPort {
   beginDeletion(input: { userId: string; password: string; origin: RequestOrigin }): Promise<{
     developerId: string | undefined;
   }>;
+  /**
+   * Step one for an admin (docs/admin-api.md #3): no password; ForbiddenError unless
+   * `adminUserId` holds the admin role, NotFoundError for an unknown account.
+   */
+  beginDeletionAsAdmin(input: { adminUserId: string; userId: string; origin: RequestOrigin }): Promise<{
+    developerId: string | undefined;
+  }>;
   completeDeletion(input: { userId: string; origin: RequestOrigin }): Promise<void>;
   listPendingDeletions(begunBefore: Date, limit: number): Promise<PendingDeletion[]>;
   /** Deletes the developer's clients and API keys; idempotent. */

@@ -45,6 +45,11 @@ class World {
       this.deletingSince ??= Date.now();
       return { developerId: DEVELOPER };
     },
+    beginDeletionAsAdmin: async () => {
+      this.run('begin');
+      this.deletingSince ??= Date.now();
+      return { developerId: DEVELOPER };
+    },
     completeDeletion: async () => {
       this.run('complete');
       // Step 4 only ever runs after every other service let go of the user.

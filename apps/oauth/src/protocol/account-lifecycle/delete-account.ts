@@ -22,6 +22,18 @@ export async function deleteAccount(
   await finishAccountDeletion(deps, { userId: input.userId, developerId }, input.origin);
 }
 
+/**
+ * DELETE /admin/users/{id} (interface.md 4.15, docs/admin-api.md #3): the same deletion, begun
+ * by identity for the admin it checks instead of by the account's password.
+ */
+export async function deleteAccountAsAdmin(
+  deps: Deps,
+  input: { adminUserId: string; userId: string; origin: RequestOrigin },
+): Promise<void> {
+  const { developerId } = await deps.accounts.beginDeletionAsAdmin(input);
+  await finishAccountDeletion(deps, { userId: input.userId.toLowerCase(), developerId }, input.origin);
+}
+
 /** Steps 2 to 4; safe to repeat after any failure. */
 export async function finishAccountDeletion(
   deps: Deps,

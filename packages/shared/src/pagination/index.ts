@@ -1,0 +1,1 @@
+export * from './keyset-cursor.js';
