@@ -5,6 +5,7 @@ import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
+import { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
 import { WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
 import type { GrpcChannel } from '@authz/shared/grpc';
 import type { ConsentUiEnv } from './config/env.js';
@@ -28,6 +29,9 @@ import type { AccountRecoveryPort } from './pages/account-recovery/recovery-port
 import { recoveryLinks, type RecoveryLinks } from './pages/account-recovery/recovery-links.js';
 import { authorizationOverGrpc } from './rpc/oauth-client.js';
 import { walletOverGrpc } from './rpc/wallet-client.js';
+import { deviceOverGrpc } from './rpc/device-client.js';
+import { deviceLinks, type DeviceLinks } from './pages/device/device-links.js';
+import type { DevicePort } from './pages/device/device-port.js';
 
 /** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
 export interface Registry {
@@ -47,6 +51,9 @@ export interface Registry {
   /** Sign-up, sessions, name and deletion (interface.md 4.10). */
   accounts: AccountPort;
   accountLinks: AccountLinks;
+  /** The device authorization grant's pages (interface.md 4.13). */
+  device: DevicePort;
+  deviceLinks: DeviceLinks;
   /** Upstream OpenID Providers (interface.md 4.14). */
   federation: FederationPort;
   federationLinks: FederationLinks;
@@ -83,6 +90,8 @@ export function createRegistry(
       lifecycle: parts.oauthChannel.service(AccountLifecycleService),
     }),
     accountLinks: accountLinks(env.issuer),
+    device: deviceOverGrpc(parts.oauthChannel.service(DeviceAuthorizationService)),
+    deviceLinks: deviceLinks(env.issuer),
     federation: federationOverGrpc(parts.identityChannel.service(FederationService)),
     federationLinks: federationLinks(env.issuer),
   };

@@ -33,6 +33,7 @@ import { introspectRoute } from './oauth/introspect-route.js';
 import { revokeRoute } from './oauth/revoke-route.js';
 import { parRoute } from './oauth/par-route.js';
 import { tokenRoute } from './oauth/token-route.js';
+import { deviceAuthorizationRoute } from './oauth/device-authorization-route.js';
 import { userInfoRoute } from './oauth/userinfo-route.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { openApiRoute } from './openapi/route.js';
@@ -130,6 +131,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   const authFailureBudget = env.rateLimit.clientAuthFailure;
   await app.register(formsOnly(tokenRoute), { upstreams, metrics, authFailureBudget });
   await app.register(formsOnly(parRoute), { upstreams, authFailureBudget });
+  await app.register(formsOnly(deviceAuthorizationRoute), { upstreams, authFailureBudget });
   await app.register(formsOnly(userInfoRoute), { upstreams });
   await app.register(formsOnly(introspectRoute), { upstreams, authFailureBudget });
   await app.register(formsOnly(revokeRoute), { upstreams, authFailureBudget });
@@ -142,6 +144,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
     loginBudget: env.rateLimit.login,
     registerBudget: env.rateLimit.register,
     accountDeletionBudget: env.rateLimit.accountDeletion,
+    deviceCodeEntryBudget: env.rateLimit.deviceCodeEntry,
     ...(env.walletFederationEnabled ? { walletFlowBudget: env.rateLimit.walletFlow } : {}),
   });
   await app.register(consentRoutes, { upstreams });

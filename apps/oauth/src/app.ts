@@ -1,4 +1,6 @@
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
+import { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
+import { deviceAuthorizationServiceImplementation } from './rpc/device-authorization-service.js';
 import { SigningKeyAdminService } from '@authz/proto/oauth/v1/signing_keys';
 import { userTokensServiceImplementation } from './rpc/user-tokens-service.js';
 import {
@@ -115,6 +117,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
   app.server
     .addService(TokenService, tokenServiceImplementation(registry))
     .addService(AuthorizationService, authorizationServiceImplementation(registry))
+    .addService(DeviceAuthorizationService, deviceAuthorizationServiceImplementation(registry))
     .addService(KeysService, keysServiceImplementation(keys))
     .addService(SigningKeyAdminService, signingKeyAdminServiceImplementation(keys))
     .addService(UserTokensService, userTokensServiceImplementation(registry))

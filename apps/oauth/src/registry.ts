@@ -27,6 +27,12 @@ import type { ConsentStore } from './protocol/consent/consent-store.js';
 import type { AccessTokenDenyList } from './protocol/access-token/deny-list.js';
 import type { EnterpriseAssertions } from './protocol/id-jag/enterprise-port.js';
 import type { IdentityPort } from './protocol/identity-port.js';
+import type { DeviceAuthorizationConfig } from './protocol/device-authorization/device-authorization-config.js';
+import type { DeviceGrantStore } from './protocol/device-authorization/device-grant-store.js';
+import type {
+  DeviceConsentPrompt,
+  PendingDeviceVerification,
+} from './protocol/device-authorization/device-verification.js';
 import type { RefreshTokenStore } from './protocol/refresh-token/refresh-token-store.js';
 import type { DerivedTokenStore } from './protocol/token-lineage/derived-token-store.js';
 import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js';
@@ -47,6 +53,7 @@ import {
   type PushedAuthorization,
 } from './protocol/par/pushed-authorization.js';
 import { RedisHandleStore } from './storage/redis-handle-store.js';
+import { RedisDeviceGrantStore } from './storage/redis-device-grant-store.js';
 
 export interface TokenConfig {
   issuer: string;
@@ -96,6 +103,11 @@ export interface Registry {
   /** ID-JAG acceptance; undefined while ENTERPRISE_ASSERTION_ENABLED is off. */
   enterprise: EnterpriseAssertions | undefined;
   log: Logger;
+  /** RFC 8628 (docs/device-grant.md): settings, grants, and the user's way through the pages. */
+  deviceAuthorization: DeviceAuthorizationConfig;
+  deviceGrants: DeviceGrantStore;
+  deviceVerifications: HandleStore<PendingDeviceVerification>;
+  deviceConsentPrompts: HandleStore<DeviceConsentPrompt>;
 }
 
 /**
@@ -165,6 +177,18 @@ export function createRegistry(
     }),
     dpopJtis: new RedisDpopJtiStore(redis),
     audit: auditOverGrpc(identityChannel.service(AuditService)),
+    deviceAuthorization: env.deviceAuthorization,
+    deviceGrants: new RedisDeviceGrantStore(redis),
+    deviceVerifications: new RedisHandleStore<PendingDeviceVerification>(redis, {
+      namespace: 'device-verification',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
+    deviceConsentPrompts: new RedisHandleStore<DeviceConsentPrompt>(redis, {
+      namespace: 'device-consent-prompt',
+      secretHashKey: env.secretHashKey,
+      ttlSeconds: HANDLE_TTL_SECONDS,
+    }),
     enterprise: env.enterprise.enabled
       ? openEnterpriseAssertions({
           trustedIssuers: env.enterprise.trustedIssuers,

@@ -27,6 +27,11 @@ import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
 import { RedisDpopJtiStore } from '../src/storage/redis-dpop-jti-store.js';
 import type { PushedAuthorization } from '../src/protocol/par/pushed-authorization.js';
+import { RedisDeviceGrantStore } from '../src/storage/redis-device-grant-store.js';
+import type {
+  DeviceConsentPrompt,
+  PendingDeviceVerification,
+} from '../src/protocol/device-authorization/device-verification.js';
 
 /**
  * A Registry over the same database, Redis prefix, keys and fakes as a running instance, for
@@ -76,6 +81,10 @@ export function openTestRegistry(
     audit: { recordDelegation: async () => undefined },
     enterprise: undefined,
     log: testLogger(),
+    deviceAuthorization: env.deviceAuthorization,
+    deviceGrants: new RedisDeviceGrantStore(redis),
+    deviceVerifications: handles<PendingDeviceVerification>('device-verification'),
+    deviceConsentPrompts: handles<DeviceConsentPrompt>('device-consent-prompt'),
   };
   return {
     registry,

@@ -142,7 +142,8 @@ describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
         [
           {
             path: 'grantTypes',
-            message: 'must be among authorization_code, refresh_token, client_credentials',
+            message:
+              'must be among authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code',
           },
           { path: 'responseTypes', message: 'code requires the authorization_code grant' },
         ],
@@ -203,7 +204,8 @@ describe('GET and POST /api/clients/ (interface.md 4.7, 2.2)', () => {
           { path: 'scopes', message: "outside the realm's allowed scopes: admin" },
           {
             path: 'grantTypes',
-            message: 'must be among authorization_code, refresh_token, client_credentials',
+            message:
+              'must be among authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code',
           },
           {
             path: 'tokenEndpointAuthMethod',

@@ -176,7 +176,7 @@ describe('POST /oauth/register', () => {
       { redirect_uris: ['https://app.example/cb'], grant_types: ['authorization_code', 'password'] },
       oauthError(
         'invalid_client_metadata',
-        `grant_types: must be among authorization_code, refresh_token, client_credentials, ${TOKEN_EXCHANGE}`,
+        `grant_types: must be among authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code, ${TOKEN_EXCHANGE}`,
       ),
     ],
     [

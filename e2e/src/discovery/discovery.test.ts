@@ -29,7 +29,11 @@ function expectedServerMetadata(issuer: string) {
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: expect.arrayContaining(['refresh_token', 'client_credentials']),
+    grant_types_supported: expect.arrayContaining([
+      'refresh_token',
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:device_code',
+    ]),
     token_endpoint_auth_methods_supported: [
       'client_secret_basic',
       'client_secret_post',
@@ -48,6 +52,8 @@ function expectedServerMetadata(issuer: string) {
     pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     require_pushed_authorization_requests: false,
     dpop_signing_alg_values_supported: ['EdDSA', 'Ed25519', 'ES256', 'RS256', 'PS256'],
+    // RFC 8628 section 4 (interface.md 4.13).
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
   };
 }
 

@@ -272,6 +272,25 @@ export function oauthRoutes(world: HostileFixtures): RouteSpec[] {
       headers: withSession,
       numRuns: runs(2000),
     },
+    {
+      // interface.md 4.13 (RFC 8628 section 3.1).
+      name: 'POST /oauth/device_authorization',
+      methods: ['POST'],
+      path: path('/oauth/device_authorization'),
+      body: {
+        type: 'form',
+        fields: {
+          client_id: field(world.publicApp.clientId, world.webApp.clientId, 'authz-first-party'),
+          scope: field('openid email', 'admin', 'openid "x"'),
+        },
+        valid: fc.constant<Pairs>([
+          ['client_id', world.publicApp.clientId],
+          ['scope', 'openid'],
+        ]),
+      },
+      headers: clientAuthentication(world),
+      numRuns: runs(1000),
+    },
   ];
 }
 
@@ -542,6 +561,40 @@ export function pageRoutes(world: HostileFixtures): RouteSpec[] {
       query: { v: field('1') },
       headers: withSession,
       numRuns: runs(2000),
+    },
+    // interface.md 4.13: the device authorization grant's pages.
+    {
+      name: 'GET and POST /ui/device',
+      methods: ['GET', 'POST'],
+      path: path('/ui/device'),
+      query: { user_code: field('BCDF-GHJK', 'bcdfghjk', 'AAAA-AAAA') },
+      body: {
+        type: 'form',
+        fields: { user_code: field('BCDF-GHJK', 'bcdfghjk'), csrf_token: field(hex64()) },
+        valid: fc.constant<Pairs>([
+          ['user_code', 'BCDF-GHJK'],
+          ['csrf_token', hex64()],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(1000),
+    },
+    {
+      name: 'GET and POST /ui/device/consent',
+      methods: ['GET', 'POST'],
+      path: path('/ui/device/consent'),
+      query: { handle },
+      body: {
+        type: 'form',
+        fields: { handle, csrf_token: field(world.csrfToken), decision: field('allow', 'deny') },
+        valid: fc.constant<Pairs>([
+          ['handle', base64url43()],
+          ['csrf_token', world.csrfToken],
+          ['decision', 'deny'],
+        ]),
+      },
+      headers: withSession,
+      numRuns: runs(1000),
     },
   ];
 }

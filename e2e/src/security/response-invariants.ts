@@ -43,6 +43,10 @@ const OAUTH_ERRORS = new Set([
   'consent_required',
   'interaction_required',
   'rate_limited',
+  // RFC 8628 section 3.5 (interface.md 4.13).
+  'authorization_pending',
+  'slow_down',
+  'expired_token',
 ]);
 
 /** Routes whose errors are RFC 6749 bodies (errorFormat 'oauth'); every other route's are the API envelope. */
@@ -55,6 +59,7 @@ const OAUTH_ROUTES = new Set([
   'POST /oauth/token',
   'POST /oauth/introspect',
   'POST /oauth/revoke',
+  'POST /oauth/device_authorization',
   'POST /oauth/register',
   'GET /oauth/userinfo',
   'POST /oauth/userinfo',

@@ -1,6 +1,7 @@
 import { InvalidClientMetadataError, InvalidRedirectUriError, ValidationError } from '@authz/shared/errors';
 import type { AuthenticatableClient } from '../authentication/authenticatable-client.js';
 import type { ClientConfig } from '../clients/client-config.js';
+import { DEVICE_CODE_GRANT, defaultResponseTypes } from '../clients/device-code-grant.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import { describeProblems } from '../registration/metadata-problems.js';
 import { cappedScopes, parseRegistrationMetadata } from '../registration/registration-metadata.js';
@@ -15,7 +16,7 @@ export class MetadataDocumentError extends Error {
 /** draft section 4.1: no shared secrets for a client anyone can claim by URL. */
 const CIMD_AUTH_METHODS = ['none', 'private_key_jwt'];
 /** CIMD clients are browser and native apps: the authorization code flow only. */
-const CIMD_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+const CIMD_GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT];
 
 /**
  * draft-ietf-oauth-client-id-metadata-document section 4: the document is RFC 7591 client
@@ -111,7 +112,11 @@ function documentConfig(
     redirectUris: [...new Set(metadata.redirectUris ?? [])],
     scopes: cappedScopes(metadata.scopes, cap),
     grantTypes: [...new Set(metadata.grantTypes ?? ['authorization_code'])],
-    responseTypes: [...new Set(metadata.responseTypes ?? ['code'])],
+    responseTypes: [
+      ...new Set(
+        metadata.responseTypes ?? defaultResponseTypes(metadata.grantTypes ?? ['authorization_code']),
+      ),
+    ],
     tokenEndpointAuthMethod: metadata.tokenEndpointAuthMethod ?? 'none',
     enabled: true,
     jwks: metadata.jwks ?? null,

@@ -1,5 +1,6 @@
 import type { ClientSettings } from '@authz/proto/clients/v1/clients';
 import type { Client } from '../generated/prisma/client.js';
+import { defaultResponseTypes } from './device-code-grant.js';
 
 /** The effective, developer-settable configuration of a client (interface.md 4.7). */
 export interface ClientConfig {
@@ -48,6 +49,17 @@ export const CREATE_DEFAULTS: ClientConfig = {
   dpopBoundAccessTokens: false,
   idTokenSignedResponseAlg: 'EdDSA',
 };
+
+/**
+ * interface.md 4.7 POST defaults for these settings: responseTypes follow the grant types named
+ * (docs/device-grant.md #8), so a device-only client needs no `responseTypes: []`.
+ */
+export function createDefaults(settings: ClientSettings | undefined): ClientConfig {
+  const grantTypes = settings?.grantTypes?.values;
+  return grantTypes
+    ? { ...CREATE_DEFAULTS, responseTypes: defaultResponseTypes(grantTypes) }
+    : CREATE_DEFAULTS;
+}
 
 export function configOf(client: Client): ClientConfig {
   return {

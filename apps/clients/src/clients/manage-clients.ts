@@ -4,7 +4,7 @@ import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { NotFoundError, ValidationError } from '@authz/shared/errors';
 import type { Client } from '../generated/prisma/client.js';
 import type { Registry } from '../registry.js';
-import { applySettings, configOf, CREATE_DEFAULTS, usesSecret } from './client-config.js';
+import { applySettings, configOf, createDefaults, usesSecret } from './client-config.js';
 import { findOwnedClient } from './client-lookup.js';
 import { validateClientConfig } from './validate-client.js';
 
@@ -29,7 +29,10 @@ export async function createClient(
   settings: ClientSettings | undefined,
 ): Promise<{ client: Client; clientSecret?: string }> {
   if (!owner?.developerId || !owner.realmId) throw new NotFoundError({ detail: 'no owner' });
-  const config = applySettings(CREATE_DEFAULTS, { ...settings, enabled: undefined } as ClientSettings);
+  const config = applySettings(createDefaults(settings), {
+    ...settings,
+    enabled: undefined,
+  } as ClientSettings);
   validateClientConfig(config, {
     allowedScopes: deps.realmAllowedScopes,
     checkScopes: true,

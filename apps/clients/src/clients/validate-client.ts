@@ -3,8 +3,9 @@ import { holdsUnstorableString, isStorableText } from '@authz/shared/protocol';
 import { isAcceptableJwksUri, isJwksShape, JWKS_MESSAGE, JWKS_URI_MESSAGE } from './check-jwks.js';
 import { isAcceptableRedirectUri, REDIRECT_URI_MESSAGE } from './registrable-redirect-uri.js';
 import { isConfidential, type ClientConfig } from './client-config.js';
+import { DEVICE_CODE_GRANT } from './device-code-grant.js';
 
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT];
 export const RESPONSE_TYPES = ['code'];
 export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic', 'private_key_jwt'];
 const USER_GRANTS = ['authorization_code', 'refresh_token'];
@@ -81,7 +82,11 @@ function checkRedirectUris({ redirectUris, grantTypes }: ClientConfig, reject: R
   redirectUris.forEach((uri, index) => {
     if (!isAcceptableRedirectUri(uri)) reject(`redirectUris.${index}`, REDIRECT_URI_MESSAGE);
   });
-  if (redirectUris.length === 0 && grantTypes.some((grant) => USER_GRANTS.includes(grant))) {
+  // docs/device-grant.md #8: refresh_token beside the device grant alone redirects nowhere.
+  const redirecting = grantTypes.filter(
+    (grant) => grant !== 'refresh_token' || !grantTypes.includes(DEVICE_CODE_GRANT),
+  );
+  if (redirectUris.length === 0 && redirecting.some((grant) => USER_GRANTS.includes(grant))) {
     reject('redirectUris', 'at least one is required for authorization_code or refresh_token');
   }
 }
@@ -100,7 +105,8 @@ function checkGrantsAndResponses(config: ClientConfig, known: readonly string[],
   if (grantTypes.some((grant) => !known.includes(grant))) {
     reject('grantTypes', `must be among ${known.join(', ')}`);
   }
-  if (grantTypes.includes('refresh_token') && !grantTypes.includes('authorization_code')) {
+  const userGrant = grantTypes.includes('authorization_code') || grantTypes.includes(DEVICE_CODE_GRANT);
+  if (grantTypes.includes('refresh_token') && !userGrant) {
     reject('grantTypes', 'refresh_token requires authorization_code');
   }
   if (grantTypes.includes('client_credentials') && !isConfidential(config.tokenEndpointAuthMethod)) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InvalidClientMetadataError, ValidationError } from '@authz/shared/errors';
 import { keyedHash, randomHexToken } from '@authz/shared/crypto';
 import { usesSecret, type ClientConfig } from '../clients/client-config.js';
+import { defaultResponseTypes } from '../clients/device-code-grant.js';
 import { validateClientConfig } from '../clients/validate-client.js';
 import type { Client } from '../generated/prisma/client.js';
 import type { Registry } from '../registry.js';
@@ -80,7 +81,9 @@ function registeredConfig(
     redirectUris: unique(metadata.redirectUris ?? []),
     scopes: cappedScopes(metadata.scopes, cap),
     grantTypes: unique(metadata.grantTypes ?? ['authorization_code']),
-    responseTypes: unique(metadata.responseTypes ?? ['code']),
+    responseTypes: unique(
+      metadata.responseTypes ?? defaultResponseTypes(metadata.grantTypes ?? ['authorization_code']),
+    ),
     tokenEndpointAuthMethod: metadata.tokenEndpointAuthMethod ?? 'client_secret_basic',
     enabled: true,
     jwks: metadata.jwks ?? null,

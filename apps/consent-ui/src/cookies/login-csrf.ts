@@ -33,7 +33,8 @@ export type PreSessionForm =
   | 'forgot-password'
   | 'reset-password'
   | 'verify-email'
-  | 'register';
+  | 'register'
+  | 'device-code';
 
 export function preSessionCsrfToken(
   key: Buffer,

@@ -15,6 +15,7 @@ import { showSignedOutPage } from './sign-out/signed-out-page.js';
 import { WALLET_ROUTES } from './wallet/wallet-routes.js';
 import { RECOVERY_ROUTES } from './account-recovery/recovery-routes.js';
 import { ACCOUNT_ROUTES } from './account/account-routes.js';
+import { DEVICE_ROUTES } from './device/device-routes.js';
 import { FEDERATION_ROUTES } from './federation/federation-routes.js';
 import {
   badRequestPage,
@@ -35,6 +36,7 @@ const ROUTES: readonly Route[] = [
   ...WALLET_ROUTES,
   ...RECOVERY_ROUTES,
   ...ACCOUNT_ROUTES,
+  ...DEVICE_ROUTES,
   ...FEDERATION_ROUTES,
 ];
 

@@ -16,7 +16,9 @@ const settings = {
   scopes: { ...stringList, description: "The scopes the client may ask for, within the realm's policy." },
   grantTypes: {
     ...stringList,
-    description: '`authorization_code`, `refresh_token` and/or `client_credentials`.',
+    description:
+      '`authorization_code`, `refresh_token`, `client_credentials` and/or ' +
+      '`urn:ietf:params:oauth:grant-type:device_code` (RFC 8628; needs no redirect URI when it is the only user grant).',
   },
   responseTypes: { ...stringList, description: '`code`, with the authorization_code grant.' },
   tokenEndpointAuthMethod: {

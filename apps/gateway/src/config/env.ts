@@ -60,6 +60,9 @@ const settingsSchema = z.object({
   ADMIN_RATE_WINDOW: envPositiveInt(60),
   ACCOUNT_DELETION_RATE_WINDOW: envPositiveInt(300),
   WALLET_FLOW_RATE_WINDOW: envPositiveInt(300),
+  /** POST /ui/device: user codes entered per window per address (docs/device-grant.md #4). */
+  DEVICE_CODE_ENTRY_RATE_LIMIT: envPositiveInt(10),
+  DEVICE_CODE_ENTRY_RATE_WINDOW: envPositiveInt(300),
   /**
    * Slow-request protection (docs/security.md #6), in milliseconds: a whole request must arrive
    * within HTTP_REQUEST_TIMEOUT_MS and its headers within HTTP_HEADERS_TIMEOUT_MS; an idle
@@ -138,6 +141,10 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
       accountDeletion: {
         points: settings.ACCOUNT_DELETION_RATE_LIMIT,
         durationSeconds: settings.ACCOUNT_DELETION_RATE_WINDOW,
+      },
+      deviceCodeEntry: {
+        points: settings.DEVICE_CODE_ENTRY_RATE_LIMIT,
+        durationSeconds: settings.DEVICE_CODE_ENTRY_RATE_WINDOW,
       },
     },
     walletFederationEnabled: settings.WALLET_FEDERATION_ENABLED,

@@ -1,5 +1,5 @@
 import type { RenderPageResponse } from '@authz/proto/consentui/v1/consentui';
-import { HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
+import { DEVICE_PAGE_PATHS, HOSTED_PAGE_PATHS } from '@authz/shared/protocol';
 import { normalizeError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -30,6 +30,8 @@ export interface HostedPageRoutesOptions {
   registerBudget: RateLimitBudget;
   /** POST /ui/account/delete shares DELETE /auth/account's budgets. */
   accountDeletionBudget: RateLimitBudget;
+  /** POST /ui/device: user codes entered per address (docs/device-grant.md #4). */
+  deviceCodeEntryBudget: RateLimitBudget;
 }
 
 /** Stylesheets and images carry no user state; a stale copy for an hour is harmless. */
@@ -48,6 +50,7 @@ export async function hostedPageRoutes(
     walletFlowBudget,
     registerBudget,
     accountDeletionBudget,
+    deviceCodeEntryBudget,
   }: HostedPageRoutesOptions,
 ) {
   const answer = (request: FastifyRequest): Promise<RenderPageResponse> =>
@@ -115,6 +118,14 @@ export async function hostedPageRoutes(
     await consumeAccountDeletionBudgets(request, accountDeletionBudget, session?.user?.id);
     return sendPage(reply, await render(request));
   });
+
+  // RFC 8628 section 5.1: a user code is short, so guessing one is limited per address (an
+  // IPv6 address by its /64 and /48, docs/security.md #11) before the code reaches oauth.
+  app.post(
+    DEVICE_PAGE_PATHS.entry,
+    { config: { rateLimit: { bucket: 'device-code-entry', ...deviceCodeEntryBudget } } },
+    async (request, reply) => sendPage(reply, await render(request)),
+  );
 
   app.route({
     method: ['GET', 'POST'],

@@ -15,6 +15,7 @@ import {
 } from '@authz/proto/oauth/v1/oauth';
 import { SigningKeyAdminService } from '@authz/proto/oauth/v1/signing_keys';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
+import { DeviceAuthorizationService } from '@authz/proto/oauth/v1/device_authorization';
 import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
 import type { ServiceName } from '@authz/shared/topology';
 
@@ -35,6 +36,8 @@ export class Upstreams {
   readonly discovery: ServiceClient<typeof DiscoveryService>;
   readonly clients: ServiceClient<typeof ClientsService>;
   readonly hostedPages: ServiceClient<typeof HostedPagesService>;
+  /** RFC 8628 device authorization (interface.md 4.13). */
+  readonly deviceAuthorization: ServiceClient<typeof DeviceAuthorizationService>;
   /** The operator API (interface.md 4.15): identity's role, accounts and audit log. */
   readonly admin: ServiceClient<typeof AdminService>;
   readonly clientAdmin: ServiceClient<typeof ClientAdminService>;
@@ -61,6 +64,7 @@ export class Upstreams {
     this.discovery = this.channel('oauth').service(DiscoveryService);
     this.clients = this.channel('clients').service(ClientsService);
     this.hostedPages = this.channel('consent-ui').service(HostedPagesService);
+    this.deviceAuthorization = this.channel('oauth').service(DeviceAuthorizationService);
     this.admin = this.channel('identity').service(AdminService);
     this.clientAdmin = this.channel('clients').service(ClientAdminService);
     this.signingKeys = this.channel('oauth').service(SigningKeyAdminService);

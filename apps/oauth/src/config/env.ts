@@ -33,6 +33,14 @@ const settingsSchema = z.object({
   REFRESH_TOKEN_TTL: envPositiveInt(2_592_000),
   /** Authorization-code lifetime in seconds (RFC 6749 4.1.2: short, 10 minutes at most). */
   AUTHORIZATION_CODE_TTL: envPositiveInt(60),
+  /** RFC 8628 (docs/device-grant.md #1): expires_in of device and user codes, and the polling interval. */
+  DEVICE_CODE_TTL: envPositiveInt(600),
+  DEVICE_POLLING_INTERVAL: envPositiveInt(5),
+  /** docs/device-grant.md #4: entries of one user code before it is refused. */
+  DEVICE_USER_CODE_ATTEMPTS: envPositiveInt(5),
+  /** docs/device-grant.md #5: device authorizations per client per window. */
+  DEVICE_AUTHORIZATION_CLIENT_RATE_LIMIT: envPositiveInt(30),
+  DEVICE_AUTHORIZATION_CLIENT_RATE_WINDOW: envPositiveInt(60),
   /**
    * Prefix of every Redis key this service writes (deny-list), and of the clients service's
    * invalidation channel it listens to: give both services the same value.
@@ -110,6 +118,14 @@ export function loadOAuthEnv(source: NodeJS.ProcessEnv = process.env) {
     accessTokenTtlSeconds: settings.ACCESS_TOKEN_TTL,
     refreshTokenTtlSeconds: settings.REFRESH_TOKEN_TTL,
     authorizationCodeTtlSeconds: settings.AUTHORIZATION_CODE_TTL,
+    deviceAuthorization: {
+      codeTtlSeconds: settings.DEVICE_CODE_TTL,
+      intervalSeconds: settings.DEVICE_POLLING_INTERVAL,
+      userCodeAttempts: settings.DEVICE_USER_CODE_ATTEMPTS,
+      // Off with the other per-client budgets (RATE_LIMIT_ENABLED=false).
+      clientRequests: settings.RATE_LIMIT_ENABLED ? settings.DEVICE_AUTHORIZATION_CLIENT_RATE_LIMIT : 0,
+      clientWindowSeconds: settings.DEVICE_AUTHORIZATION_CLIENT_RATE_WINDOW,
+    },
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     clientUsageFlushIntervalMs: settings.CLIENT_USAGE_FLUSH_INTERVAL_MS,
     // docs/identity.md #19: how often a deletion left halfway is looked for, and how old it must be.

@@ -59,6 +59,8 @@ export function authorizationServerMetadata(config: DiscoveryConfig): Record<str
     // RFC 9449 section 5.1 (docs/par-and-dpop.md #7).
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGORITHMS],
     ...(config.cimdEnabled ? { client_id_metadata_document_supported: true } : {}),
+    // RFC 8628 section 4 (interface.md 4.13).
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     // draft-ietf-oauth-identity-assertion-authz-grant: this server redeems ID-JAGs.
     ...(config.enterpriseAssertionEnabled
       ? { authorization_grant_profiles_supported: [ID_JAG_GRANT_PROFILE] }

@@ -38,7 +38,9 @@ export class InvalidGrantError extends oauthError('invalid_grant', 400) {}
 export class UnauthorizedClientError extends oauthError('unauthorized_client', 400) {}
 export class UnsupportedGrantTypeError extends oauthError('unsupported_grant_type', 400) {}
 export class InvalidScopeError extends oauthError('invalid_scope', 400) {}
-export class AccessDeniedError extends oauthError('access_denied', 403) {}
+// 400 as RFC 6749 section 5.2 says: the token endpoint answers it to a device whose user
+// denied (RFC 8628 section 3.5); at the authorization endpoint it travels in a redirect.
+export class AccessDeniedError extends oauthError('access_denied', 400) {}
 export class UnsupportedResponseTypeError extends oauthError('unsupported_response_type', 400) {}
 export class ServerError extends oauthError('server_error', 500) {}
 export class TemporarilyUnavailableError extends oauthError('temporarily_unavailable', 503) {}
@@ -61,3 +63,7 @@ export class InvalidDpopProofError extends oauthError('invalid_dpop_proof', 400)
 export class UseDpopNonceError extends oauthError('use_dpop_nonce', 400) {}
 export class ResourceInvalidDpopProofError extends oauthError('invalid_dpop_proof', 401) {}
 export class ResourceUseDpopNonceError extends oauthError('use_dpop_nonce', 401) {}
+// RFC 8628 section 3.5: the device authorization grant's polling answers.
+export class AuthorizationPendingError extends oauthError('authorization_pending', 400) {}
+export class SlowDownError extends oauthError('slow_down', 400) {}
+export class ExpiredTokenError extends oauthError('expired_token', 400) {}

@@ -29,6 +29,11 @@ const SECRET_KEYS = [
   'apiKey',
   'vp_token',
   'csrfToken',
+  // RFC 8628 (docs/device-grant.md #3): the device code is a bearer secret, the user code a short one.
+  'device_code',
+  'deviceCode',
+  'user_code',
+  'userCode',
 ];
 
 export const REDACTED_PATHS = [

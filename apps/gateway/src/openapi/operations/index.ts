@@ -5,6 +5,7 @@ import { accountLifecycleOperations } from './account-lifecycle.js';
 import { accountOperations } from './accounts.js';
 import { consentOperations } from './consents.js';
 import { developerOperations } from './developer.js';
+import { deviceAuthorizationOperations } from './device-authorization.js';
 import { discoveryOperations } from './discovery.js';
 import { oauthOperations } from './oauth.js';
 import { registrationOperations } from './registration.js';
@@ -19,6 +20,7 @@ export const operations: OperationDocs = {
   ...accountRecoveryOperations,
   ...accountLifecycleOperations,
   ...oauthOperations,
+  ...deviceAuthorizationOperations,
   ...registrationOperations,
   ...developerOperations,
   ...consentOperations,

@@ -156,7 +156,7 @@ const logoutErrorPage = {
 };
 
 /** client_secret_post (RFC 6749 section 2.3.1) and public clients. */
-const secretFields = {
+export const secretFields = {
   client_id: {
     type: 'string',
     description:
@@ -172,7 +172,7 @@ const secretFields = {
 };
 
 /** private_key_jwt (RFC 7523 section 2.2). */
-const assertionFields = {
+export const assertionFields = {
   client_assertion_type: {
     type: 'string',
     enum: ['urn:ietf:params:oauth:client-assertion-type:jwt-bearer'],
@@ -194,12 +194,19 @@ const tokenRequest: JsonSchema = {
       type: 'string',
       description:
         'The grant: `authorization_code`, `refresh_token`, `client_credentials`, ' +
-        '`urn:ietf:params:oauth:grant-type:token-exchange` (agents acting for a user, RFC 8693), or ' +
-        '`urn:ietf:params:oauth:grant-type:jwt-bearer` (ID-JAG, only while enterprise assertions are enabled). ' +
+        '`urn:ietf:params:oauth:grant-type:token-exchange` (agents acting for a user, RFC 8693), ' +
+        '`urn:ietf:params:oauth:grant-type:jwt-bearer` (ID-JAG, only while enterprise assertions are enabled), or ' +
+        '`urn:ietf:params:oauth:grant-type:device_code` (the device flow, RFC 8628). ' +
         'A grant sees only the fields it declares.',
       examples: ['authorization_code', 'refresh_token', 'client_credentials'],
     },
     code: { type: 'string', description: 'authorization_code: the code from the redirect; single use.' },
+    device_code: {
+      type: 'string',
+      description:
+        '`urn:ietf:params:oauth:grant-type:device_code` (RFC 8628): the device code from ' +
+        '`/oauth/device_authorization`; single use.',
+    },
     redirect_uri: {
       type: 'string',
       format: 'uri',
@@ -276,13 +283,13 @@ const tokenLookup = (extra: string): JsonSchema => ({
   },
 });
 
-const formOnly = { 415: 'The body is not `application/x-www-form-urlencoded`.' };
-const clientAuthFailed = {
+export const formOnly = { 415: 'The body is not `application/x-www-form-urlencoded`.' };
+export const clientAuthFailed = {
   401:
     '`invalid_client`: client authentication failed, always without a description; ' +
     '`WWW-Authenticate: Basic` when HTTP Basic was tried.',
 };
-const optionalBasic: Security = [{ clientSecretBasic: [] }, {}];
+export const optionalBasic: Security = [{ clientSecretBasic: [] }, {}];
 
 const userInfo = {
   summary: 'UserInfo',
@@ -358,7 +365,8 @@ export const oauthOperations: OperationDocs = {
     errors: {
       400:
         '`invalid_request`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, ' +
-        '`invalid_target`, `invalid_dpop_proof` or `use_dpop_nonce`, mostly with an `error_description`.',
+        '`invalid_target`, `invalid_dpop_proof` or `use_dpop_nonce`, mostly with an `error_description`; the device ' +
+        'flow adds `authorization_pending`, `slow_down`, `access_denied` and `expired_token` (RFC 8628 section 3.5).',
       ...clientAuthFailed,
       ...formOnly,
     },

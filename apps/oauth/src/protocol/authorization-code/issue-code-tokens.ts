@@ -18,6 +18,16 @@ export interface CodeTokens {
 type Deps = Pick<Registry, 'keys' | 'config' | 'refreshTokens'>;
 
 /**
+ * What token issuance reads of a redeemed grant: the code's record, or an approved device
+ * authorization's (docs/device-grant.md #9), so both flows issue the same tokens and the same
+ * session-derived ID token claims.
+ */
+export type CodeGrantRecord = Pick<
+  StoredAuthorizationCode,
+  'userId' | 'clientId' | 'sessionId' | 'consentId' | 'scope' | 'resources' | 'nonce' | 'authTime'
+>;
+
+/**
  * What a redeemed code yields (interface.md 4.3 token response): an access token with the user's
  * claims and session; a refresh token in a new family bound to the consent only when the
  * client holds the refresh_token grant (docs/decisions.md #7); an ID token only when `openid` was
@@ -26,7 +36,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'refreshTokens'>;
 export async function issueCodeTokens(
   deps: Deps,
   client: AuthenticatedClient,
-  code: StoredAuthorizationCode,
+  code: CodeGrantRecord,
   user: IdentityUser,
   audience: string | string[],
   now: Date,
@@ -85,7 +95,7 @@ export async function issueCodeTokens(
 
 async function openFamily(
   deps: Deps,
-  code: StoredAuthorizationCode,
+  code: CodeGrantRecord,
   first: ReturnType<typeof createRefreshToken>,
   dpopJkt: string | undefined,
 ): Promise<{ token: string; familyId: string }> {

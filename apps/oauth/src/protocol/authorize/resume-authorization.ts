@@ -8,6 +8,10 @@ import {
 import { findBrowserSession } from './browser-session.js';
 import { continueAuthorization } from './continue-authorization.js';
 import type { PendingAuthorization } from './handle-store.js';
+import {
+  getPendingDeviceVerification,
+  resumeDeviceVerification,
+} from '../device-authorization/resume-device-verification.js';
 
 export interface ResumeAuthorizationRequest {
   handle: string;
@@ -16,7 +20,14 @@ export interface ResumeAuthorizationRequest {
 
 export type ResumeDeps = Pick<
   Registry,
-  'config' | 'identity' | 'consents' | 'consentPrompts' | 'pendingAuthorizations' | 'authorizationCodes'
+  | 'config'
+  | 'identity'
+  | 'consents'
+  | 'consentPrompts'
+  | 'pendingAuthorizations'
+  | 'authorizationCodes'
+  | 'deviceVerifications'
+  | 'deviceConsentPrompts'
 >;
 
 /**
@@ -29,7 +40,12 @@ export async function resumeAuthorization(
   { handle, sessionToken }: ResumeAuthorizationRequest,
 ): Promise<AuthorizationOutcome> {
   const pending = await deps.pendingAuthorizations.peek(handle);
-  if (!pending) throw notFound();
+  if (!pending) {
+    // docs/device-grant.md #7: a user code entered on /ui/device resumes the same way.
+    const device = await resumeDeviceVerification(deps, handle, sessionToken);
+    if (device) return device;
+    throw notFound();
+  }
   const session = await findBrowserSession(deps, sessionToken);
   if (!session || !isFreshEnough(pending, session.authTime)) {
     return redirectToHostedPage(deps.config.issuer, 'login', handle);
@@ -55,11 +71,15 @@ export interface PendingAuthorizationView {
 
 /** The sign-in page's view of a pending authorization; consumes nothing. */
 export async function getPendingAuthorization(
-  deps: Pick<Registry, 'pendingAuthorizations'>,
+  deps: Pick<Registry, 'config' | 'pendingAuthorizations' | 'deviceVerifications'>,
   handle: string,
 ): Promise<PendingAuthorizationView> {
   const pending = await deps.pendingAuthorizations.peek(handle);
-  if (!pending) throw notFound();
+  if (!pending) {
+    const device = await getPendingDeviceVerification(deps, handle);
+    if (device) return device;
+    throw notFound();
+  }
   const { clientId, clientName, scope, redirectUri } = pending.request;
   return {
     clientId,
