@@ -25,7 +25,7 @@ export const parameters = ['device_code'] as const;
 // Device codes are 256 random bits, base64url (docs/device-grant.md #3).
 const DEVICE_CODE = /^[A-Za-z0-9_-]{43}$/;
 
-export async function handle(deps: Registry, { client, parameters }: GrantRequest): Promise<TokenSet> {
+export async function handle(deps: Registry, { client, parameters, dpop }: GrantRequest): Promise<TokenSet> {
   const presented = parameters.get('device_code');
   if (presented === undefined) throw new InvalidRequestError({ message: 'device_code is required' });
   const deviceCodeHash = DEVICE_CODE.test(presented)
@@ -49,6 +49,8 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
     user,
     audience,
     new Date(now),
+    // RFC 9449 section 5: a proof at the poll that redeems binds the tokens, as for every grant.
+    dpop,
   );
   return tokens;
 }
