@@ -1,5 +1,6 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
+import { SecondFactorService } from '@authz/proto/identity/v1/second_factors';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -21,6 +22,7 @@ import { accountLookupServiceImplementation } from './rpc/account-lookup-service
 import { accountServiceImplementation } from './rpc/account-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
+import { secondFactorServiceImplementation } from './rpc/second-factor-service.js';
 import { createSessionEndRelay } from './session-events/session-end-relay.js';
 import { createSessionEventsQueue } from './session-events/session-events-queue.js';
 import { PrismaMailOutbox } from './storage/prisma-mail-outbox.js';
@@ -72,7 +74,8 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
       .addService(AuditService, auditServiceImplementation(registry))
       .addService(AccountLookupService, accountLookupServiceImplementation(registry))
       .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry))
-      .addService(AccountService, accountServiceImplementation(registry));
+      .addService(AccountService, accountServiceImplementation(registry))
+      .addService(SecondFactorService, secondFactorServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await sessionEvents.close();

@@ -11,12 +11,14 @@ import { loadCommonPasswords } from './passwords/common-passwords.js';
 import { createConcurrencyLimiter } from './passwords/concurrency-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
+import type { SecondFactorStore } from './second-factors/second-factor-store.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
 import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
+import { PrismaSecondFactorStore } from './storage/prisma-second-factor-store.js';
 import { PrismaSessionStore } from './storage/prisma-session-store.js';
 import { PrismaVerificationStore } from './storage/prisma-verification-store.js';
 import { PrismaWalletCredentialStore } from './storage/prisma-wallet-credential-store.js';
@@ -31,6 +33,7 @@ export interface Registry {
   sessions: SessionStore;
   deletions: AccountDeletionStore;
   walletCredentials: WalletCredentialStore;
+  secondFactors: SecondFactorStore;
   audit: AuditLog;
   redis: Redis;
   log: Logger;
@@ -38,6 +41,8 @@ export interface Registry {
   commonPasswords: ReadonlySet<string>;
   defaultRealmId: string;
   secretHashKey: Buffer;
+  /** KEY_ENCRYPTION_KEY: authenticator-app secrets at rest (docs/strong-authentication.md #2). */
+  keyEncryptionKey: Buffer;
   outboxKey: Buffer;
   issuer: string;
   verificationTokenTtlSeconds: number;
@@ -72,11 +77,13 @@ export async function createRegistry(
     sessions: new PrismaSessionStore(prisma),
     deletions: new PrismaAccountDeletionStore(prisma),
     walletCredentials: new PrismaWalletCredentialStore(prisma),
+    secondFactors: new PrismaSecondFactorStore(prisma),
     audit: new PrismaAuditLog(prisma),
     hasher,
     commonPasswords,
     defaultRealmId: realm.id,
     secretHashKey: env.secretHashKey,
+    keyEncryptionKey: env.keyEncryptionKey,
     outboxKey: outboxKey(env.secretHashKey),
     issuer: env.issuer,
     verificationTokenTtlSeconds: env.verificationTokenTtlSeconds,

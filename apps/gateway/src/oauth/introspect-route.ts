@@ -54,6 +54,13 @@ const introspectionResponse = {
       type: 'string',
       description: '`Bearer` for an access token, `refresh_token` for a refresh token.',
     },
+    acr: { type: 'string', description: 'A user token: the authentication context class (OIDC Core 2).' },
+    amr: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'A user token: the RFC 8176 authentication methods.',
+    },
+    auth_time: { type: 'integer', description: 'A user token: when the user authenticated, epoch seconds.' },
     act: {
       ...actorSchema(ACTOR_DEPTH),
       description: 'A delegated token (RFC 8693 section 4.1): who acts, nested for a chain of actors.',
@@ -106,6 +113,10 @@ function introspectionBody({ active, token }: IntrospectResponse): Record<string
     token_type: token.tokenType,
     // RFC 8693 section 4.1: a delegated token is reported with its actors (docs/agents.md #8).
     ...(token.act ? { act: actorJson(token.act) } : {}),
+    // docs/strong-authentication.md #13: how the user authenticated, for a user's token.
+    ...(token.acr === undefined ? {} : { acr: token.acr }),
+    ...(token.amr.length > 0 ? { amr: token.amr } : {}),
+    ...(token.authTime === undefined ? {} : { auth_time: Number(token.authTime) }),
   };
 }
 

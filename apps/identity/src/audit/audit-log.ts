@@ -11,7 +11,16 @@ export type AuditEventType =
   | AccountRecoveryEventType
   | 'account_deletion_started'
   | 'account_deleted'
+  | SecondFactorEventType
   | DelegationEventType;
+
+/** Second factors (docs/strong-authentication.md #11). */
+export type SecondFactorEventType =
+  | 'totp_enrolled'
+  | 'totp_removed'
+  | 'recovery_code_used'
+  | 'second_factor_failure'
+  | 'second_factor_password_failure';
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;

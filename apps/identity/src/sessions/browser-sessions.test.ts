@@ -93,7 +93,7 @@ describe('CheckCredentials with browser_session', () => {
         actor: userId,
         ip: ORIGIN.ip,
         user_agent: ORIGIN.userAgent,
-        details: { browserSession: true },
+        details: { browserSession: true, amr: ['pwd'] },
       },
       {
         type: 'login_failure',

@@ -36,6 +36,7 @@ export class PrismaAuthorizationCodeStore implements AuthorizationCodeStore {
       resources: row.resources,
       ...(row.nonce === null ? {} : { nonce: row.nonce }),
       authTime: Math.floor(row.authTime.getTime() / 1000),
+      amr: row.amr,
       expiresAt: row.expiresAt,
       redeemedAt: row.redeemedAt,
       consentRevokedAt: row.consent.revokedAt,

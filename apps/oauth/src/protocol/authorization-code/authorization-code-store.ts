@@ -16,6 +16,8 @@ export interface NewAuthorizationCode {
   nonce?: string;
   /** Epoch seconds. */
   authTime: number;
+  /** RFC 8176 methods of the session's authentication (docs/strong-authentication.md #5). */
+  amr: string[];
   expiresAt: Date;
 }
 

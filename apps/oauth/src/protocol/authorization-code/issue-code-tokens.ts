@@ -40,6 +40,7 @@ export async function issueCodeTokens(
       scope,
       user: { email: user.email, emailVerified: user.emailVerified },
       sid: code.sessionId,
+      authentication: { amr: code.amr, authTime: code.authTime },
     },
     now.getTime(),
   );
@@ -54,6 +55,7 @@ export async function issueCodeTokens(
           clientId: client.clientId,
           authTime: code.authTime,
           sessionId: code.sessionId,
+          amr: code.amr,
           ...(code.nonce === undefined ? {} : { nonce: code.nonce }),
           scope,
           signingAlg: client.idTokenSignedResponseAlg,
@@ -90,6 +92,8 @@ async function openFamily(
       scope: code.scope,
       resources: code.resources,
       consentId: code.consentId,
+      amr: code.amr,
+      authTime: code.authTime,
     },
     first.stored,
   );

@@ -49,6 +49,10 @@ export async function handle(deps: Registry, { client, parameters }: GrantReques
       scope,
       user: { email: user.email, emailVerified: user.emailVerified },
       ...(stored.family.sessionId ? { sid: stored.family.sessionId } : {}),
+      // docs/strong-authentication.md #13: a refresh is no new authentication.
+      ...(stored.family.authTime === null || stored.family.authTime === undefined
+        ? {}
+        : { authentication: { amr: stored.family.amr ?? [], authTime: stored.family.authTime } }),
     },
     now.getTime(),
   );
