@@ -1,6 +1,7 @@
 import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recovery';
 import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { SecondFactorService } from '@authz/proto/identity/v1/second_factors';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
@@ -24,6 +25,9 @@ import type { AccountRecoveryPort } from './pages/account-recovery/recovery-port
 import { recoveryLinks, type RecoveryLinks } from './pages/account-recovery/recovery-links.js';
 import { authorizationOverGrpc } from './rpc/oauth-client.js';
 import { walletOverGrpc } from './rpc/wallet-client.js';
+import { secondFactorsOverGrpc } from './rpc/second-factor-client.js';
+import type { SecondFactorPort } from './pages/strong-auth/second-factor-port.js';
+import { strongAuthLinks, type StrongAuthLinks } from './pages/strong-auth/strong-auth-links.js';
 
 /** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
 export interface Registry {
@@ -43,6 +47,9 @@ export interface Registry {
   /** Sign-up, sessions, name and deletion (interface.md 4.10). */
   accounts: AccountPort;
   accountLinks: AccountLinks;
+  /** Second steps, step-up and the authenticator app (docs/strong-authentication.md). */
+  secondFactors: SecondFactorPort;
+  strongAuthLinks: StrongAuthLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -76,5 +83,10 @@ export function createRegistry(
       lifecycle: parts.oauthChannel.service(AccountLifecycleService),
     }),
     accountLinks: accountLinks(env.issuer),
+    secondFactors: secondFactorsOverGrpc({
+      identity: parts.identityChannel.service(IdentityService),
+      secondFactors: parts.identityChannel.service(SecondFactorService),
+    }),
+    strongAuthLinks: strongAuthLinks(env.issuer),
   };
 }

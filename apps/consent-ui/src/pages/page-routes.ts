@@ -15,6 +15,7 @@ import { showSignedOutPage } from './sign-out/signed-out-page.js';
 import { WALLET_ROUTES } from './wallet/wallet-routes.js';
 import { RECOVERY_ROUTES } from './account-recovery/recovery-routes.js';
 import { ACCOUNT_ROUTES } from './account/account-routes.js';
+import { STRONG_AUTH_ROUTES } from './strong-auth/strong-auth-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -34,6 +35,7 @@ const ROUTES: readonly Route[] = [
   ...WALLET_ROUTES,
   ...RECOVERY_ROUTES,
   ...ACCOUNT_ROUTES,
+  ...STRONG_AUTH_ROUTES,
 ];
 
 /**

@@ -20,7 +20,8 @@ export type SecondFactorEventType =
   | 'totp_removed'
   | 'recovery_code_used'
   | 'second_factor_failure'
-  | 'second_factor_password_failure';
+  | 'second_factor_password_failure'
+  | 'session_stepped_up';
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;

@@ -11,6 +11,7 @@ import { endSession } from '../sessions/end-session.js';
 import { getBrowserSession } from '../sessions/get-browser-session.js';
 import type { SignIn } from '../sessions/open-sign-in-session.js';
 import { completeSecondFactor } from '../second-factors/complete-second-factor.js';
+import { stepUpSession } from '../second-factors/step-up-session.js';
 import { resendVerification } from '../verification/resend-verification.js';
 import { verifyEmail } from '../verification/verify-email.js';
 import { walletCredentialRpcs } from '../wallet/wallet-credential-rpcs.js';
@@ -35,6 +36,9 @@ export function identityServiceImplementation(
       const checked = await checkCredentials(registry, request);
       if (checked.mfaToken !== undefined) return { mfaToken: checked.mfaToken };
       return signInMessage(checked);
+    },
+    async stepUpSession(request) {
+      return { amr: await stepUpSession(registry, request) };
     },
     async completeSecondFactor(request) {
       return signInMessage(await completeSecondFactor(registry, request));

@@ -28,4 +28,6 @@ export interface SessionStore {
    * `staleBefore` (or never): one conditional write, none while the note is fresh.
    */
   touch(sessionId: string, now: Date, staleBefore: Date): Promise<void>;
+  /** A live session re-authenticated (step-up): its methods and auth time replaced; false when not live. */
+  reauthenticate(sessionId: string, amr: string[], authTime: Date): Promise<boolean>;
 }

@@ -1,5 +1,4 @@
-import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
-import { ACR_VALUES_SUPPORTED } from '../protocol/authentication-context/acr.js';
+import { ACR_VALUES_SUPPORTED, CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import { ID_JAG_GRANT_PROFILE } from '../protocol/id-jag/id-jag.js';
 
 export interface DiscoveryConfig {

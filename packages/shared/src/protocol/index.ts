@@ -51,3 +51,4 @@ export const HOSTED_PAGE_PATHS = {
 /** docs/wallet.md #19: starting a wallet link needs a sign-in at most this many seconds old. */
 export const WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS = 300;
 export { holdsUnstorableString, isStorableText } from './storable-text.js';
+export { ACR_MFA, ACR_PASSWORD, ACR_VALUES_SUPPORTED, acrOf, satisfiesAcr } from './acr.js';

@@ -5,8 +5,9 @@ import { documentPage, redirectPage, type PageResult } from '../shared/page-resu
 import type { Registry } from '../../registry.js';
 import { ACCOUNT_NOTICES, type AccountNotice } from './account-links.js';
 import type { AccountSession } from './account-port.js';
+import { authenticatorAppSection } from '../strong-auth/authenticator-app-section.js';
 
-type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks'>;
+type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks' | 'secondFactors' | 'strongAuthLinks'>;
 
 /** What the delete form says when the password was wrong (docs/hosted-pages.md #28). */
 export const WRONG_PASSWORD = 'The password is incorrect. Your account was not deleted.';
@@ -92,6 +93,7 @@ export async function accountPage(
           <div class="actions"><button type="submit" class="secondary">Sign out</button></div>
         </form>
       </section>
+      ${await authenticatorAppSection(deps, session, csrf)}
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete account</h2>
         <p>

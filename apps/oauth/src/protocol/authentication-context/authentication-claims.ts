@@ -1,4 +1,4 @@
-import { acrOf } from './acr.js';
+import { acrOf } from '@authz/shared/protocol';
 
 /**
  * OIDC Core 2 `acr` and `amr` of a token (RFC 8176 values): the acr always, the amr when the

@@ -2,7 +2,7 @@ import {
   findBrowserSession as findSession,
   requireBrowserSession as requireSession,
 } from '@authz/shared/sessions';
-import { acrOf, satisfiesAcr } from '../authentication-context/acr.js';
+import { acrOf, satisfiesAcr } from '@authz/shared/protocol';
 import type { BrowserSession } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import type { AuthorizationRequest } from './authorization-request.js';

@@ -1,5 +1,5 @@
 import type { TokenParameters } from '../token/token-parameters.js';
-import { ACR_VALUES_SUPPORTED } from '../authentication-context/acr.js';
+import { ACR_VALUES_SUPPORTED } from '@authz/shared/protocol';
 
 /**
  * OIDC Core 3.1.2.1 acr_values: space-separated classes in order of preference. Unknown
