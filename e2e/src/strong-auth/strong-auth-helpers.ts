@@ -7,7 +7,11 @@ import type { Suite } from '../support/suite.js';
 
 export const INVALID_CODE = { error: 'Invalid code', statusCode: 400, code: 'INVALID_CODE' };
 export const INVALID_TOKEN = { error: 'Invalid or expired token', statusCode: 400, code: 'INVALID_TOKEN' };
-export const INVALID_CREDENTIALS = { error: 'Invalid email or password', statusCode: 401, code: 'INVALID_CREDENTIALS' };
+export const INVALID_CREDENTIALS = {
+  error: 'Invalid email or password',
+  statusCode: 401,
+  code: 'INVALID_CREDENTIALS',
+};
 export const ACR_MFA = 'urn:authz:acr:mfa';
 export const ACR_PASSWORD = 'urn:authz:acr:password';
 

@@ -31,10 +31,15 @@ describe('authenticator app through the JSON API', () => {
       body: { totp: false, recoveryCodesLeft: 0, passkeys: [] },
     });
 
-    const begun = await accountCall<{ secret: string; otpauthUri: string }>(flow.suite, 'POST', '/auth/mfa/totp', {
-      token: accessToken,
-      body: { password: user.password },
-    });
+    const begun = await accountCall<{ secret: string; otpauthUri: string }>(
+      flow.suite,
+      'POST',
+      '/auth/mfa/totp',
+      {
+        token: accessToken,
+        body: { password: user.password },
+      },
+    );
     expect(begun.status).toBe(200);
     expect(Object.keys(begun.body).sort()).toEqual(['otpauthUri', 'secret']);
     expect(begun.body.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -59,10 +64,15 @@ describe('authenticator app through the JSON API', () => {
     expect(stored!.secret_encrypted).not.toContain(begun.body.secret);
 
     const confirmCode = totpCode(begun.body.secret);
-    const confirmed = await accountCall<{ recoveryCodes: string[] }>(flow.suite, 'POST', '/auth/mfa/totp/confirm', {
-      token: accessToken,
-      body: { code: confirmCode },
-    });
+    const confirmed = await accountCall<{ recoveryCodes: string[] }>(
+      flow.suite,
+      'POST',
+      '/auth/mfa/totp/confirm',
+      {
+        token: accessToken,
+        body: { code: confirmCode },
+      },
+    );
     expect(confirmed.status).toBe(200);
     expect(Object.keys(confirmed.body)).toEqual(['recoveryCodes']);
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
@@ -77,7 +87,9 @@ describe('authenticator app through the JSON API', () => {
     );
     expect(notice.subject).toBe('An authenticator app was added to your account');
     expect(notice.text).toContain('An authenticator app was added to the sign-in methods of your account.');
-    expect(notice.html).toContain('<p>An authenticator app was added to the sign-in methods of your account.</p>');
+    expect(notice.html).toContain(
+      '<p>An authenticator app was added to the sign-in methods of your account.</p>',
+    );
 
     // The password alone no longer signs in.
     const login = await accountCall(flow.suite, 'POST', '/auth/login', {
@@ -132,7 +144,10 @@ describe('authenticator app through the JSON API', () => {
 
     const signedIn = await secondStep(flow.suite, await passwordStep(flow.suite, user), first);
     expect(signedIn.status).toBe(200);
-    expect(decodeJwt(String(signedIn.body.access_token))).toMatchObject({ acr: ACR_MFA, amr: ['pwd', 'otp', 'mfa'] });
+    expect(decodeJwt(String(signedIn.body.access_token))).toMatchObject({
+      acr: ACR_MFA,
+      amr: ['pwd', 'otp', 'mfa'],
+    });
 
     const usedAgain = await secondStep(flow.suite, await passwordStep(flow.suite, user), first);
     expect({ status: usedAgain.status, body: usedAgain.body }).toEqual({ status: 400, body: INVALID_CODE });
@@ -183,7 +198,11 @@ describe('authenticator app through the JSON API', () => {
     // The password alone signs in again, and the old recovery codes are gone.
     const login = await signIn(flow.suite, user);
     expect(decodeJwt(login.accessToken)).toMatchObject({ acr: ACR_PASSWORD, amr: ['pwd'] });
-    const left = await querySql(flow.databaseUrl, 'SELECT 1 FROM identity.recovery_codes WHERE user_id = $1', [user.id]);
+    const left = await querySql(
+      flow.databaseUrl,
+      'SELECT 1 FROM identity.recovery_codes WHERE user_id = $1',
+      [user.id],
+    );
     expect(left).toEqual([]);
     expect(recoveryCodes).toHaveLength(10);
     const events = await querySql<{ type: string }>(

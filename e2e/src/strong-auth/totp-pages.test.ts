@@ -50,7 +50,10 @@ async function idTokenOf(client: AppClient, callback: URL, verifier: string) {
 async function introspect(client: AppClient, token: string) {
   const response = await fetch(`${flow.suite.baseUrl}/oauth/introspect`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...basicAuth(client.clientId, client.clientSecret!) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...basicAuth(client.clientId, client.clientSecret!),
+    },
     body: new URLSearchParams({ token }).toString(),
   });
   return (await response.json()) as Record<string, unknown>;
@@ -70,8 +73,13 @@ describe('authenticator app on the hosted pages', () => {
     const account = await browser.get(`${base}/ui/account`);
     expect(account.status).toBe(200);
     expect(account.text).toContain('Authenticator app');
-    const setUp = formOf(account, `${base}/ui/account`, (form) => form.buttons.some((b) => b.text === 'Set up authenticator app'));
-    const wrongPassword = await browser.post(setUp.action, [...setUp.hidden, ['password', 'not-the-password-1']]);
+    const setUp = formOf(account, `${base}/ui/account`, (form) =>
+      form.buttons.some((b) => b.text === 'Set up authenticator app'),
+    );
+    const wrongPassword = await browser.post(setUp.action, [
+      ...setUp.hidden,
+      ['password', 'not-the-password-1'],
+    ]);
     expect(wrongPassword.status).toBe(401);
     expect(wrongPassword.text).toContain('The password is incorrect. Nothing was changed.');
 
@@ -81,17 +89,31 @@ describe('authenticator app on the hosted pages', () => {
     const secret = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec(enrolment.text)![1]!.replaceAll(' ', '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const confirmForm = formOf(enrolment, setUp.action, hasCodeInput);
-    const badConfirm = await browser.post(confirmForm.action, [...confirmForm.hidden, ['code', totpCode(secret, 10)]]);
+    const badConfirm = await browser.post(confirmForm.action, [
+      ...confirmForm.hidden,
+      ['code', totpCode(secret, 10)],
+    ]);
     expect(badConfirm.status).toBe(400);
-    const confirmed = await browser.post(confirmForm.action, [...confirmForm.hidden, ['code', totpCode(secret)]]);
+    const confirmed = await browser.post(confirmForm.action, [
+      ...confirmForm.hidden,
+      ['code', totpCode(secret)],
+    ]);
     expect(confirmed.status).toBe(200);
-    const codes = [...confirmed.text.matchAll(/<li><code>([a-z2-9]{5}-[a-z2-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
+    const codes = [...confirmed.text.matchAll(/<li><code>([a-z2-9]{5}-[a-z2-9]{5})<\/code><\/li>/g)].map(
+      (m) => m[1],
+    );
     expect(codes).toHaveLength(10);
     const after = await browser.get(`${base}/ui/account`);
     expect(after.text).toContain('Recovery codes left: <strong>10</strong>');
 
     // The session is still the password-only one: prompt=none cannot step up.
-    const silent = authorizationParameters({ client, extra: [['acr_values', MFA], ['prompt', 'none']] });
+    const silent = authorizationParameters({
+      client,
+      extra: [
+        ['acr_values', MFA],
+        ['prompt', 'none'],
+      ],
+    });
     const refused = await browser.get(authorizeUrl(flow.suite, silent));
     expect(refused.status).toBe(302);
     expect(Object.fromEntries(new URL(refused.location!).searchParams)).toEqual({
@@ -104,7 +126,10 @@ describe('authenticator app on the hosted pages', () => {
     // Without prompt=none the sign-in page asks for the missing factor.
     const pkce = newPkce();
     const stepUp = await browser.get(
-      authorizeUrl(flow.suite, authorizationParameters({ client, pkce, extra: [['acr_values', `unknown:acr ${MFA}`]] })),
+      authorizeUrl(
+        flow.suite,
+        authorizationParameters({ client, pkce, extra: [['acr_values', `unknown:acr ${MFA}`]] }),
+      ),
     );
     expect(stepUp.status).toBe(302);
     expect(stepUp.location).toMatch(new RegExp(`^${base}/ui/login\\?handle=`));
@@ -123,7 +148,10 @@ describe('authenticator app on the hosted pages', () => {
       ['code', totpCode(secret, 1)],
     ]);
     expect(forged.status).toBe(400);
-    const stepped = await browser.post(stepUpForm.action, [...stepUpForm.hidden, ['code', totpCode(secret, 1)]]);
+    const stepped = await browser.post(stepUpForm.action, [
+      ...stepUpForm.hidden,
+      ['code', totpCode(secret, 1)],
+    ]);
     expect(stepped.status).toBe(303);
     expect(stepped.location).toMatch(new RegExp(`^${base}/ui/resume/`));
     const callback = await followToCallback(browser, stepped);
@@ -131,12 +159,20 @@ describe('authenticator app on the hosted pages', () => {
     expect(claims).toMatchObject({ acr: ACR_MFA, amr: ['pwd', 'otp', 'mfa'] });
     expect(Math.abs(Number(claims.auth_time) - Date.now() / 1000)).toBeLessThan(120);
     const introspected = await introspect(client, String(tokens.access_token));
-    expect(introspected).toMatchObject({ active: true, acr: ACR_MFA, amr: ['pwd', 'otp', 'mfa'], auth_time: claims.auth_time });
+    expect(introspected).toMatchObject({
+      active: true,
+      acr: ACR_MFA,
+      amr: ['pwd', 'otp', 'mfa'],
+      auth_time: claims.auth_time,
+    });
 
     // The stepped-up session now answers acr_values without asking again.
     const again = newPkce();
     const direct = await browser.get(
-      authorizeUrl(flow.suite, authorizationParameters({ client, pkce: again, extra: [['acr_values', MFA]] })),
+      authorizeUrl(
+        flow.suite,
+        authorizationParameters({ client, pkce: again, extra: [['acr_values', MFA]] }),
+      ),
     );
     expect(direct.status).toBe(302);
     expect(direct.location!.startsWith(`${REDIRECT_URI}?`)).toBe(true);
@@ -150,11 +186,16 @@ describe('authenticator app on the hosted pages', () => {
     const other = new TestBrowser();
     await submitLogin(other, `${base}/ui/login?next=account`, user);
     const account = await other.get(`${base}/ui/account`);
-    const setUp = formOf(account, `${base}/ui/account`, (form) => form.buttons.some((b) => b.text === 'Set up authenticator app'));
+    const setUp = formOf(account, `${base}/ui/account`, (form) =>
+      form.buttons.some((b) => b.text === 'Set up authenticator app'),
+    );
     const enrolment = await other.post(setUp.action, [...setUp.hidden, ['password', user.password]]);
     const secret = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec(enrolment.text)![1]!.replaceAll(' ', '');
     const confirmForm = formOf(enrolment, setUp.action, hasCodeInput);
-    const confirmed = await other.post(confirmForm.action, [...confirmForm.hidden, ['code', totpCode(secret)]]);
+    const confirmed = await other.post(confirmForm.action, [
+      ...confirmForm.hidden,
+      ['code', totpCode(secret)],
+    ]);
     const recovery = /<li><code>([a-z2-9-]+)<\/code><\/li>/.exec(confirmed.text)![1]!;
 
     const browser = new TestBrowser();
@@ -168,7 +209,10 @@ describe('authenticator app on the hosted pages', () => {
     expect(secondStep.action).toBe(`${base}/ui/login/mfa`);
     expect(secondStep.hidden.map(([name]) => name).sort()).toEqual(['csrf_token', 'handle', 'mfa_token']);
 
-    const wrong = await browser.post(secondStep.action, [...secondStep.hidden, ['code', totpCode(secret, 10)]]);
+    const wrong = await browser.post(secondStep.action, [
+      ...secondStep.hidden,
+      ['code', totpCode(secret, 10)],
+    ]);
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('That code is not valid.');
     const done = await browser.post(secondStep.action, [...secondStep.hidden, ['code', recovery]]);

@@ -15,10 +15,17 @@ import type {
 export function authorizationOverGrpc(client: ServiceClient<typeof AuthorizationService>): AuthorizationPort {
   return {
     async getPendingAuthorization(handle) {
-      const { clientName, loginRequired, redirectOrigin, acrRequired } = await client.getPendingAuthorization({
-        handle,
-      });
-      return { clientName, loginRequired, redirectOrigin, ...(acrRequired === undefined ? {} : { acrRequired }) };
+      const { clientName, loginRequired, redirectOrigin, acrRequired } = await client.getPendingAuthorization(
+        {
+          handle,
+        },
+      );
+      return {
+        clientName,
+        loginRequired,
+        redirectOrigin,
+        ...(acrRequired === undefined ? {} : { acrRequired }),
+      };
     },
     async resumeAuthorization({ handle, sessionToken, origin }) {
       const response = await client.resumeAuthorization({

@@ -23,7 +23,11 @@ export function secondFactorsOverGrpc(clients: {
       return { totp, recoveryCodesLeft };
     },
     async beginTotp({ userId, password, origin }) {
-      const { secret, otpauthUri } = await clients.secondFactors.beginTotpEnrolment({ userId, password, origin });
+      const { secret, otpauthUri } = await clients.secondFactors.beginTotpEnrolment({
+        userId,
+        password,
+        origin,
+      });
       return { secret, otpauthUri };
     },
     async confirmTotp({ userId, code, origin }) {

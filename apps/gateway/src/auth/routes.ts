@@ -77,7 +77,11 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
         });
         if (mfaToken !== undefined) {
           metrics.loginAttempts.inc({ outcome: 'second_step' });
-          return noStore(reply).send({ mfa_required: true, mfa_token: mfaToken, methods: SECOND_STEP_METHODS });
+          return noStore(reply).send({
+            mfa_required: true,
+            mfa_token: mfaToken,
+            methods: SECOND_STEP_METHODS,
+          });
         }
         await rememberSignInAddress(request, budgets.login, email);
         metrics.loginAttempts.inc({ outcome: 'success' });

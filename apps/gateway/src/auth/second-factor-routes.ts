@@ -16,24 +16,32 @@ export async function secondFactorRoutes(app: FastifyInstance, { upstreams }: Se
   const config = { authChallenge: 'Bearer' } as const;
   const preValidation = requireFirstPartyUser(upstreams);
 
-  app.get('/auth/mfa', { config, preValidation, schema: { response: { 200: schemas.secondFactorsView } } }, async (request) => {
-    const { userId } = firstPartyUserOf(request);
-    const factors = await upstreams.secondFactors.getSecondFactors({ userId });
-    return {
-      totp: factors.totp,
-      recoveryCodesLeft: factors.recoveryCodesLeft,
-      passkeys: factors.passkeys.map((passkey) => ({
-        id: passkey.id,
-        name: passkey.name,
-        createdAt: Number(passkey.createdAt),
-        lastUsedAt: passkey.lastUsedAt === undefined ? null : Number(passkey.lastUsedAt),
-      })),
-    };
-  });
+  app.get(
+    '/auth/mfa',
+    { config, preValidation, schema: { response: { 200: schemas.secondFactorsView } } },
+    async (request) => {
+      const { userId } = firstPartyUserOf(request);
+      const factors = await upstreams.secondFactors.getSecondFactors({ userId });
+      return {
+        totp: factors.totp,
+        recoveryCodesLeft: factors.recoveryCodesLeft,
+        passkeys: factors.passkeys.map((passkey) => ({
+          id: passkey.id,
+          name: passkey.name,
+          createdAt: Number(passkey.createdAt),
+          lastUsedAt: passkey.lastUsedAt === undefined ? null : Number(passkey.lastUsedAt),
+        })),
+      };
+    },
+  );
 
   app.post<{ Body: { password?: string } | undefined }>(
     '/auth/mfa/totp',
-    { config, preValidation, schema: { body: schemas.passwordBody, response: { 200: schemas.totpEnrolmentView } } },
+    {
+      config,
+      preValidation,
+      schema: { body: schemas.passwordBody, response: { 200: schemas.totpEnrolmentView } },
+    },
     async (request) => {
       const { userId } = firstPartyUserOf(request);
       const { secret, otpauthUri } = await upstreams.secondFactors.beginTotpEnrolment({
@@ -47,7 +55,11 @@ export async function secondFactorRoutes(app: FastifyInstance, { upstreams }: Se
 
   app.post<{ Body: { code?: string } | undefined }>(
     '/auth/mfa/totp/confirm',
-    { config, preValidation, schema: { body: schemas.codeBody, response: { 200: schemas.recoveryCodesView } } },
+    {
+      config,
+      preValidation,
+      schema: { body: schemas.codeBody, response: { 200: schemas.recoveryCodesView } },
+    },
     async (request) => {
       const { userId } = firstPartyUserOf(request);
       const { recoveryCodes } = await upstreams.secondFactors.confirmTotpEnrolment({

@@ -20,7 +20,11 @@ export const codeBody = { type: 'object', properties: { code } } as const;
 export const mfaLoginBody = {
   type: 'object',
   properties: {
-    mfaToken: { type: 'string', maxLength: 256, description: 'The mfa_token POST /auth/login answered. Required.' },
+    mfaToken: {
+      type: 'string',
+      maxLength: 256,
+      description: 'The mfa_token POST /auth/login answered. Required.',
+    },
     code,
   },
 } as const;
@@ -49,7 +53,10 @@ const passkeyView = {
     id: { type: 'string' },
     name: { type: 'string' },
     createdAt: { type: 'integer', description: 'Epoch milliseconds.' },
-    lastUsedAt: { type: ['integer', 'null'], description: 'Epoch milliseconds of the last sign-in; null before one.' },
+    lastUsedAt: {
+      type: ['integer', 'null'],
+      description: 'Epoch milliseconds of the last sign-in; null before one.',
+    },
   },
 } as const;
 

@@ -1,7 +1,11 @@
 import type { CompleteSecondFactorRequest } from '@authz/proto/identity/v1/identity';
 import { InvalidCodeError, InvalidTokenError, ValidationError } from '@authz/shared/errors';
 import type { AccountStore } from '../accounts/account-store.js';
-import { openSignInSession, type OpenSignInSessionDeps, type SignIn } from '../sessions/open-sign-in-session.js';
+import {
+  openSignInSession,
+  type OpenSignInSessionDeps,
+  type SignIn,
+} from '../sessions/open-sign-in-session.js';
 import {
   checkSecondStepBudget,
   closeMfaChallenge,
@@ -11,7 +15,8 @@ import {
 } from './mfa-challenge.js';
 import { useSecondFactorCode, type UseSecondFactorCodeDeps } from './use-second-factor-code.js';
 
-export interface CompleteSecondFactorDeps extends OpenSignInSessionDeps, MfaChallengeDeps, UseSecondFactorCodeDeps {
+export interface CompleteSecondFactorDeps
+  extends OpenSignInSessionDeps, MfaChallengeDeps, UseSecondFactorCodeDeps {
   accounts: Pick<AccountStore, 'findById'>;
 }
 

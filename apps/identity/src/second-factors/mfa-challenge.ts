@@ -35,7 +35,10 @@ export async function openMfaChallenge(deps: MfaChallengeDeps, challenge: MfaCha
   return mfaToken;
 }
 
-export async function findMfaChallenge(deps: MfaChallengeDeps, mfaToken: string): Promise<MfaChallenge | undefined> {
+export async function findMfaChallenge(
+  deps: MfaChallengeDeps,
+  mfaToken: string,
+): Promise<MfaChallenge | undefined> {
   if (!/^[0-9a-f]{64}$/.test(mfaToken)) return undefined;
   const stored = await deps.redis.get(challengeKey(deps, mfaToken));
   return stored === null ? undefined : (JSON.parse(stored) as MfaChallenge);

@@ -15,7 +15,12 @@ export interface SecondFactorStore {
    * Confirms the pending secret with the step of the confirming code, replaces the recovery
    * codes and queues the notice, all or nothing; false when nothing was pending.
    */
-  confirmTotp(userId: string, step: number, recoveryCodeHashes: string[], notice: OutboxMail): Promise<boolean>;
+  confirmTotp(
+    userId: string,
+    step: number,
+    recoveryCodeHashes: string[],
+    notice: OutboxMail,
+  ): Promise<boolean>;
   /** Records `step` as used when it is later than the last used one: false for a replay. */
   useTotpStep(userId: string, step: number): Promise<boolean>;
   /** Marks an unused recovery code used: false when unknown or used. */

@@ -7,7 +7,8 @@ import { checkSecondStepBudget, countSecondStepFailure, type MfaChallengeDeps } 
 import { useSecondFactorCode, type UseSecondFactorCodeDeps } from './use-second-factor-code.js';
 
 export interface StepUpSessionDeps
-  extends Omit<GetBrowserSessionDeps, 'sessions'>,
+  extends
+    Omit<GetBrowserSessionDeps, 'sessions'>,
     Pick<OpenSignInSessionDeps, 'audit'>,
     MfaChallengeDeps,
     UseSecondFactorCodeDeps {
@@ -20,7 +21,10 @@ export interface StepUpSessionDeps
  * methods of both steps, and its auth_time becomes now, this being a real authentication
  * (OIDC Core 2 auth_time). Same per-account budget and audit as the sign-in's second step.
  */
-export async function stepUpSession(deps: StepUpSessionDeps, request: StepUpSessionRequest): Promise<string[]> {
+export async function stepUpSession(
+  deps: StepUpSessionDeps,
+  request: StepUpSessionRequest,
+): Promise<string[]> {
   const { session } = await getBrowserSession(deps, request.sessionToken);
   if (request.code.trim() === '') throw new ValidationError([{ path: 'code', message: 'is required' }]);
   const { userId } = session;
@@ -28,7 +32,12 @@ export async function stepUpSession(deps: StepUpSessionDeps, request: StepUpSess
   const method = await useSecondFactorCode(deps, userId, request.code);
   if (method === undefined) {
     await countSecondStepFailure(deps, userId);
-    await deps.audit.record({ type: 'second_factor_failure', actorUserId: userId, origin: request.origin, details: { stepUp: true } });
+    await deps.audit.record({
+      type: 'second_factor_failure',
+      actorUserId: userId,
+      origin: request.origin,
+      details: { stepUp: true },
+    });
     throw new InvalidCodeError();
   }
   if (method === 'recovery_code') {

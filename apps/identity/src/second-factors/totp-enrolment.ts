@@ -64,7 +64,12 @@ export async function confirmTotpEnrolment(
         )
       : undefined;
   if (step === undefined || !user) {
-    await deps.audit.record({ type: 'second_factor_failure', actorUserId: request.userId, origin: request.origin, details: { enrolment: true } });
+    await deps.audit.record({
+      type: 'second_factor_failure',
+      actorUserId: request.userId,
+      origin: request.origin,
+      details: { enrolment: true },
+    });
     throw new InvalidCodeError();
   }
   const codes = newRecoveryCodes();
@@ -72,7 +77,11 @@ export async function confirmTotpEnrolment(
     request.userId,
     step,
     codes.map((code) => recoveryCodeHash(deps.secretHashKey, request.userId, code)),
-    outboxMail(deps, SECOND_FACTOR_CHANGED_JOB, { to: user.email, factor: 'authenticator_app', change: 'added' }),
+    outboxMail(deps, SECOND_FACTOR_CHANGED_JOB, {
+      to: user.email,
+      factor: 'authenticator_app',
+      change: 'added',
+    }),
   );
   if (!confirmed) throw new InvalidCodeError({ detail: 'enrolment confirmed concurrently' });
   deps.onMailQueued();
@@ -85,7 +94,11 @@ export async function removeTotp(deps: TotpEnrolmentDeps, request: RemoveTotpReq
   const email = await checkAccountPassword(deps, request);
   const removed = await deps.secondFactors.removeTotp(
     request.userId,
-    outboxMail(deps, SECOND_FACTOR_CHANGED_JOB, { to: email, factor: 'authenticator_app', change: 'removed' }),
+    outboxMail(deps, SECOND_FACTOR_CHANGED_JOB, {
+      to: email,
+      factor: 'authenticator_app',
+      change: 'removed',
+    }),
   );
   if (!removed) return;
   deps.onMailQueued();

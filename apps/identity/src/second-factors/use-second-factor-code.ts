@@ -27,7 +27,11 @@ export async function useSecondFactorCode(
   if (/^\d{6}$/.test(typed)) {
     const totp = await deps.secondFactors.findTotp(userId);
     if (!totp?.confirmed) return undefined;
-    const step = matchingTotpStep(openTotpSecret(deps.keyEncryptionKey, userId, totp.secretEncrypted), typed, now);
+    const step = matchingTotpStep(
+      openTotpSecret(deps.keyEncryptionKey, userId, totp.secretEncrypted),
+      typed,
+      now,
+    );
     if (step === undefined) return undefined;
     return (await deps.secondFactors.useTotpStep(userId, step)) ? 'totp' : undefined;
   }

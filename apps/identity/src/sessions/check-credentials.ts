@@ -60,7 +60,9 @@ export async function checkCredentials(
   }
   const totp = await deps.secondFactors.findTotp(user.id);
   if (totp?.confirmed) {
-    return { mfaToken: await openMfaChallenge(deps, { userId: user.id, browserSession: request.browserSession }) };
+    return {
+      mfaToken: await openMfaChallenge(deps, { userId: user.id, browserSession: request.browserSession }),
+    };
   }
   return openSignInSession(deps, {
     user,

@@ -27,7 +27,12 @@ export class PrismaSecondFactorStore implements SecondFactorStore {
     return rows > 0;
   }
 
-  confirmTotp(userId: string, step: number, recoveryCodeHashes: string[], notice: OutboxMail): Promise<boolean> {
+  confirmTotp(
+    userId: string,
+    step: number,
+    recoveryCodeHashes: string[],
+    notice: OutboxMail,
+  ): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const confirmed = await tx.totpFactor.updateMany({
         where: { userId, confirmedAt: null },
@@ -35,7 +40,9 @@ export class PrismaSecondFactorStore implements SecondFactorStore {
       });
       if (confirmed.count === 0) return false;
       await tx.recoveryCode.deleteMany({ where: { userId } });
-      await tx.recoveryCode.createMany({ data: recoveryCodeHashes.map((codeHash) => ({ userId, codeHash })) });
+      await tx.recoveryCode.createMany({
+        data: recoveryCodeHashes.map((codeHash) => ({ userId, codeHash })),
+      });
       await tx.mailOutbox.create({ data: notice });
       return true;
     });

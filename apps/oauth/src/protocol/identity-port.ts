@@ -57,7 +57,11 @@ export interface IdentityPort {
     origin: RequestOrigin;
   }): Promise<CheckedCredentials | SecondStepRequired>;
   /** The second step: InvalidCodeError, InvalidTokenError, RateLimitedError or ValidationError. */
-  completeSecondFactor(input: { mfaToken: string; code: string; origin: RequestOrigin }): Promise<CheckedCredentials>;
+  completeSecondFactor(input: {
+    mfaToken: string;
+    code: string;
+    origin: RequestOrigin;
+  }): Promise<CheckedCredentials>;
   /** Throws NotFoundError for an unknown user. */
   getUser(userId: string): Promise<IdentityUserProfile>;
   endSession(input: { sessionId: string; userId: string; origin: RequestOrigin }): Promise<void>;

@@ -37,7 +37,9 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
   };
 }
 
-function toCheckedCredentials(response: CheckCredentialsResponse): CheckedCredentials {
+function toCheckedCredentials(
+  response: Pick<CheckCredentialsResponse, 'user' | 'sessionId' | 'authTime' | 'amr'>,
+): CheckedCredentials {
   return {
     user: toUser(response.user),
     sessionId: response.sessionId,

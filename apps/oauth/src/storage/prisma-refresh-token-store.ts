@@ -19,9 +19,11 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
     await this.prisma.refreshTokenFamily.create({
       data: {
         ...family,
-        authTime: family.authTime === undefined || family.authTime === null ? null : new Date(family.authTime * 1000),
+        authTime:
+          family.authTime === undefined || family.authTime === null ? null : new Date(family.authTime * 1000),
         id,
-        tokens: { create: { ...first, id: randomUUID() } } },
+        tokens: { create: { ...first, id: randomUUID() } },
+      },
     });
     return id;
   }

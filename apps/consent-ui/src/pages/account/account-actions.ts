@@ -14,13 +14,19 @@ import type { Registry } from '../../registry.js';
 import { signInRequiredPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { accountPage, WRONG_PASSWORD } from './account-page.js';
 
-type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks' | 'secondFactors' | 'strongAuthLinks'>;
+type Deps = Pick<
+  Registry,
+  'identity' | 'links' | 'accounts' | 'accountLinks' | 'secondFactors' | 'strongAuthLinks'
+>;
 
 /**
  * Every POST of the account page checks, in order, the session, then its CSRF token compared in
  * constant time (docs/decisions.md #17, #19), before anything acts (docs/hosted-pages.md #8).
  */
-export async function checkedSession(deps: Pick<Deps, 'identity' | 'links'>, request: PageRequest): Promise<BrowserSession | PageResult> {
+export async function checkedSession(
+  deps: Pick<Deps, 'identity' | 'links'>,
+  request: PageRequest,
+): Promise<BrowserSession | PageResult> {
   const session = await findBrowserSession(deps, request.cookies);
   if (!session) return signInRequiredPage(deps);
   const sent = request.form.get('csrf_token');

@@ -7,7 +7,10 @@ import { ACCOUNT_NOTICES, type AccountNotice } from './account-links.js';
 import type { AccountSession } from './account-port.js';
 import { authenticatorAppSection } from '../strong-auth/authenticator-app-section.js';
 
-type Deps = Pick<Registry, 'identity' | 'links' | 'accounts' | 'accountLinks' | 'secondFactors' | 'strongAuthLinks'>;
+type Deps = Pick<
+  Registry,
+  'identity' | 'links' | 'accounts' | 'accountLinks' | 'secondFactors' | 'strongAuthLinks'
+>;
 
 /** What the delete form says when the password was wrong (docs/hosted-pages.md #28). */
 export const WRONG_PASSWORD = 'The password is incorrect. Your account was not deleted.';

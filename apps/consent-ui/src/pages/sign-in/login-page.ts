@@ -24,6 +24,7 @@ import type { Registry } from '../../registry.js';
 import { secondStepPage } from '../strong-auth/second-step-page.js';
 import { stepUpPage } from '../strong-auth/step-up-page.js';
 import type { SignInResult } from './identity-port.js';
+import { afterSignIn, nextPageOf, type NextPage } from './after-sign-in.js';
 import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
@@ -45,32 +46,8 @@ type Deps = Pick<
 /** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
 const SIGN_IN_FAILED = 'The email or password is incorrect.';
 
-/**
- * Where a plain sign-in (no pending authorization) may continue: our own pages, named, never a
- * URL taken from the request, so `next` cannot make an open redirector (RFC 9700 4.11).
- */
-type NextDeps = Pick<Deps, 'walletLinks' | 'recoveryLinks' | 'accountLinks'>;
-const NEXT_PAGES = {
-  'wallet-link': (deps: NextDeps) => deps.walletLinks.link(),
-  'account-password': (deps: NextDeps) => deps.recoveryLinks.accountPassword(),
-  'account-email': (deps: NextDeps) => deps.recoveryLinks.accountEmail(),
-  account: (deps: NextDeps) => deps.accountLinks.account(),
-} as const;
-export type NextPage = keyof typeof NEXT_PAGES;
-
-export function nextPageOf(value: string | null | undefined): NextPage | undefined {
-  return value !== null && value !== undefined && Object.hasOwn(NEXT_PAGES, value)
-    ? (value as NextPage)
-    : undefined;
-}
-
 function isRecentSignIn(authTime: number): boolean {
   return authTime * 1000 >= Date.now() - WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS * 1000;
-}
-
-export function afterSignIn(deps: Pick<Deps, 'links' | 'walletLinks' | 'recoveryLinks' | 'accountLinks'>, handle: string | undefined, next: NextPage | undefined): string {
-  if (handle !== undefined) return deps.links.resume(handle);
-  return next === undefined ? deps.links.login() : NEXT_PAGES[next](deps);
 }
 
 /**
@@ -154,10 +131,14 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
     throw error;
   }
   // docs/strong-authentication.md #6: the password was right, the second step is due.
-  if (signIn.mfaToken !== undefined) return secondStepPage(deps, 200, { handle, next, preSession, mfaToken: signIn.mfaToken });
+  if (signIn.mfaToken !== undefined)
+    return secondStepPage(deps, 200, { handle, next, preSession, mfaToken: signIn.mfaToken });
   // The gateway sets the session cookie from the outcome (docs/hosted-pages.md #2); the
   // pre-session has served its purpose.
-  return signedIn(redirectPage(303, afterSignIn(deps, handle, next), [clearedLoginCookie()]), signIn.sessionToken);
+  return signedIn(
+    redirectPage(303, afterSignIn(deps, handle, next), [clearedLoginCookie()]),
+    signIn.sessionToken,
+  );
 }
 
 /** The form again, 401, with the generic message and the email as typed (never the password). */

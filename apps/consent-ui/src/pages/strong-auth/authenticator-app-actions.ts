@@ -18,7 +18,8 @@ import { codeField } from './code-field.js';
 type Deps = Pick<Registry, 'identity' | 'links' | 'secondFactors' | 'strongAuthLinks' | 'accountLinks'>;
 
 const WRONG_PASSWORD = 'The password is incorrect. Nothing was changed.';
-const WRONG_ENROLMENT_CODE = 'That code is not valid. Check the time on your phone and enter the current code.';
+const WRONG_ENROLMENT_CODE =
+  'That code is not valid. Check the time on your phone and enter the current code.';
 
 /**
  * POST /ui/account/totp (docs/strong-authentication.md #2): the password again, then the new
@@ -47,7 +48,12 @@ export async function submitTotpBegin(deps: Deps, request: PageRequest): Promise
   return confirmPage(deps, session, 200, {
     intro: html`<p>Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
       <p>
-        <img src="${qr.dataUri}" width="${qr.size}" height="${qr.size}" alt="QR code of your authenticator-app secret" />
+        <img
+          src="${qr.dataUri}"
+          width="${qr.size}"
+          height="${qr.size}"
+          alt="QR code of your authenticator-app secret"
+        />
       </p>
       <p>Or type this key into the app: <code class="secret">${spaced(enrolment.secret)}</code></p>`,
   });
@@ -74,8 +80,8 @@ export async function submitTotpConfirm(deps: Deps, request: PageRequest): Promi
     title: 'Recovery codes',
     heading: 'Authenticator app added',
     content: html`<p>
-        Keep these recovery codes somewhere safe. Each signs you in once if you lose your phone. They are shown
-        only now.
+        Keep these recovery codes somewhere safe. Each signs you in once if you lose your phone. They are
+        shown only now.
       </p>
       <ul class="recovery-codes">
         ${recoveryCodes.map((code) => html`<li><code>${code}</code></li>`)}

@@ -18,27 +18,45 @@ export async function authenticatorAppSection(
   const links = deps.strongAuthLinks;
   return html`<section aria-labelledby="totp-heading">
     <h2 id="totp-heading">Authenticator app</h2>
-    ${totp
-      ? html`<p>
-            Two-step verification is <strong>on</strong>: signing in with your password also asks for a
-            code from your authenticator app. Recovery codes left: <strong>${recoveryCodesLeft}</strong>.
-          </p>
-          <form method="post" action="${links.totpRemove()}">
-            ${csrf}
-            <div class="field">
-              <label for="totp-remove-password">Password</label>
-              <input id="totp-remove-password" type="password" name="password" autocomplete="current-password" required />
-            </div>
-            <div class="actions"><button type="submit" class="danger">Remove authenticator app</button></div>
-          </form>`
-      : html`<p>Add a second step to your sign-in: a code from an authenticator app on your phone.</p>
-          <form method="post" action="${links.totpBegin()}">
-            ${csrf}
-            <div class="field">
-              <label for="totp-password">Password</label>
-              <input id="totp-password" type="password" name="password" autocomplete="current-password" required />
-            </div>
-            <div class="actions"><button type="submit" class="primary">Set up authenticator app</button></div>
-          </form>`}
+    ${
+      totp
+        ? html`<p>
+              Two-step verification is <strong>on</strong>: signing in with your password also asks for a code
+              from your authenticator app. Recovery codes left: <strong>${recoveryCodesLeft}</strong>.
+            </p>
+            <form method="post" action="${links.totpRemove()}">
+              ${csrf}
+              <div class="field">
+                <label for="totp-remove-password">Password</label>
+                <input
+                  id="totp-remove-password"
+                  type="password"
+                  name="password"
+                  autocomplete="current-password"
+                  required
+                />
+              </div>
+              <div class="actions">
+                <button type="submit" class="danger">Remove authenticator app</button>
+              </div>
+            </form>`
+        : html`<p>Add a second step to your sign-in: a code from an authenticator app on your phone.</p>
+            <form method="post" action="${links.totpBegin()}">
+              ${csrf}
+              <div class="field">
+                <label for="totp-password">Password</label>
+                <input
+                  id="totp-password"
+                  type="password"
+                  name="password"
+                  autocomplete="current-password"
+                  required
+                />
+              </div>
+              <div class="actions">
+                <button type="submit" class="primary">Set up authenticator app</button>
+              </div>
+            </form>`
+    }
   </section>`;
 }

@@ -25,4 +25,5 @@ export function codeField(error: string | undefined): SafeHtml {
 }
 
 /** One message for a wrong, replayed or used code: which it was is not told. */
-export const WRONG_CODE = 'That code is not valid. Codes work once; wait for the next one, or use a recovery code.';
+export const WRONG_CODE =
+  'That code is not valid. Codes work once; wait for the next one, or use a recovery code.';

@@ -16,7 +16,11 @@ export interface SecondFactorPort {
   /** StepUpSession: the signed-in session proves its second factor. */
   stepUp(input: { sessionToken: string; code: string; origin: RequestOrigin }): Promise<void>;
   factors(userId: string): Promise<SecondFactors>;
-  beginTotp(input: { userId: string; password: string; origin: RequestOrigin }): Promise<{ secret: string; otpauthUri: string }>;
+  beginTotp(input: {
+    userId: string;
+    password: string;
+    origin: RequestOrigin;
+  }): Promise<{ secret: string; otpauthUri: string }>;
   confirmTotp(input: { userId: string; code: string; origin: RequestOrigin }): Promise<string[]>;
   removeTotp(input: { userId: string; password: string; origin: RequestOrigin }): Promise<void>;
 }

@@ -1,9 +1,4 @@
-import {
-  InvalidCodeError,
-  InvalidTokenError,
-  RateLimitedError,
-  ValidationError,
-} from '@authz/shared/errors';
+import { InvalidCodeError, InvalidTokenError, RateLimitedError, ValidationError } from '@authz/shared/errors';
 import { isLoginCsrfTokenValid, isPreSessionShaped, loginCsrfToken } from '../../cookies/login-csrf.js';
 import { clearedLoginCookie, LOGIN_COOKIE } from '../../cookies/set-cookie.js';
 import { html } from '../../html/html.js';
@@ -18,7 +13,7 @@ import {
   type PageResult,
 } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
-import { afterSignIn, nextPageOf, type NextPage } from '../sign-in/login-page.js';
+import { afterSignIn, nextPageOf, type NextPage } from '../sign-in/after-sign-in.js';
 import { expiredRequestPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { codeField, WRONG_CODE } from './code-field.js';
 
@@ -56,7 +51,11 @@ export function secondStepPage(deps: Deps, status: number, view: SecondStepView)
       <form method="post" action="${deps.strongAuthLinks.secondStep()}">
         ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
         ${next !== undefined && html`<input type="hidden" name="next" value="${next}" />`}
-        <input type="hidden" name="csrf_token" value="${loginCsrfToken(deps.loginCsrfKey, view.preSession, handle)}" />
+        <input
+          type="hidden"
+          name="csrf_token"
+          value="${loginCsrfToken(deps.loginCsrfKey, view.preSession, handle)}"
+        />
         <input type="hidden" name="mfa_token" value="${view.mfaToken}" />
         ${codeField(view.error)}
         <div class="actions"><button type="submit" class="primary">Verify</button></div>

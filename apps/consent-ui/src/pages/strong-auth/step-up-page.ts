@@ -51,8 +51,8 @@ function stepUpFormPage(
     title: 'Two-step verification',
     heading: 'Confirm it is you',
     content: html`<p>
-        ${view.clientName === undefined ? 'This application' : view.clientName} asks for two-step verification.
-        Signed in as <strong>${view.session.email}</strong>.
+        ${view.clientName === undefined ? 'This application' : view.clientName} asks for two-step
+        verification. Signed in as <strong>${view.session.email}</strong>.
       </p>
       <form method="post" action="${deps.strongAuthLinks.stepUp()}">
         <input type="hidden" name="handle" value="${view.handle}" />

@@ -11,6 +11,9 @@ export type StrongAuthLinks = { [Name in keyof typeof STRONG_AUTH_PAGE_PATHS]: (
 
 export function strongAuthLinks(issuer: string): StrongAuthLinks {
   const base = new URL(issuer).pathname.replace(/\/+$/, '');
-  const entries = Object.entries(STRONG_AUTH_PAGE_PATHS).map(([name, path]) => [name, () => `${base}${path}`]);
+  const entries = Object.entries(STRONG_AUTH_PAGE_PATHS).map(([name, path]) => [
+    name,
+    () => `${base}${path}`,
+  ]);
   return Object.fromEntries(entries) as StrongAuthLinks;
 }

@@ -26,7 +26,10 @@ export type FirstPartyLogin = { tokens: TokenSet } | { mfaToken: string };
  * scope is requested, so none is granted (docs/decisions.md #8), and no ID token is issued.
  * An account with a second factor gets no tokens yet, only the mfa_token identity answered.
  */
-export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRequest): Promise<FirstPartyLogin> {
+export async function loginFirstParty(
+  deps: Registry,
+  request: LoginFirstPartyRequest,
+): Promise<FirstPartyLogin> {
   const checked = await deps.identity.checkCredentials(request);
   if ('mfaToken' in checked) return { mfaToken: checked.mfaToken };
   return { tokens: await issueFirstPartyTokens(deps, checked) };

@@ -40,11 +40,17 @@ export async function introspectAccessToken(
 }
 
 // Our own signature vouches for the claims; they are copied as minted (RFC 9068 section 2.2.1).
-function authenticationOf(payload: Record<string, unknown>): { acr?: string; amr?: string[]; authTime?: number } {
+function authenticationOf(payload: Record<string, unknown>): {
+  acr?: string;
+  amr?: string[];
+  authTime?: number;
+} {
   const { acr, amr, auth_time: authTime } = payload;
   return {
     ...(typeof acr === 'string' ? { acr } : {}),
-    ...(Array.isArray(amr) && amr.every((value) => typeof value === 'string') ? { amr: amr as string[] } : {}),
+    ...(Array.isArray(amr) && amr.every((value) => typeof value === 'string')
+      ? { amr: amr as string[] }
+      : {}),
     ...(typeof authTime === 'number' ? { authTime } : {}),
   };
 }
