@@ -24,7 +24,10 @@ const validation = (path: string, message: string) => ({
   details: [{ path, message }],
 });
 
-const answer = (response: { status: number; body: unknown }) => ({ status: response.status, body: response.body });
+const answer = (response: { status: number; body: unknown }) => ({
+  status: response.status,
+  body: response.body,
+});
 
 describe('second-factor routes: error rows', () => {
   it('401 without a first-party user token on every JSON route', async () => {
@@ -45,12 +48,21 @@ describe('second-factor routes: error rows', () => {
     const user = await newUser(flow, { verified: true });
     const { accessToken } = await signIn(flow.suite, user);
     const call = (body?: unknown) =>
-      accountCall(flow.suite, 'POST', '/auth/mfa/totp', { token: accessToken, ...(body === undefined ? {} : { body }) });
+      accountCall(flow.suite, 'POST', '/auth/mfa/totp', {
+        token: accessToken,
+        ...(body === undefined ? {} : { body }),
+      });
 
     expect(answer(await call({}))).toEqual({ status: 400, body: validation('password', 'is required') });
-    expect(answer(await call({ password: 42 }))).toEqual({ status: 400, body: validation('password', 'must be string') });
+    expect(answer(await call({ password: 42 }))).toEqual({
+      status: 400,
+      body: validation('password', 'must be string'),
+    });
     expect(answer(await call())).toEqual({ status: 400, body: validation('(body)', 'must be object') });
-    expect(answer(await call({ password: 'wrong-Password-9' }))).toEqual({ status: 401, body: INVALID_CREDENTIALS });
+    expect(answer(await call({ password: 'wrong-Password-9' }))).toEqual({
+      status: 401,
+      body: INVALID_CREDENTIALS,
+    });
 
     await enrolTotp(flow.suite, accessToken, user.password);
     expect(answer(await call({ password: user.password }))).toEqual({
@@ -71,7 +83,10 @@ describe('second-factor routes: error rows', () => {
       body: { password: user.password },
     });
     expect(answer(await confirm({}))).toEqual({ status: 400, body: validation('code', 'is required') });
-    expect(answer(await confirm({ code: totpCode(begun.body.secret, 10) }))).toEqual({ status: 400, body: INVALID_CODE });
+    expect(answer(await confirm({ code: totpCode(begun.body.secret, 10) }))).toEqual({
+      status: 400,
+      body: INVALID_CODE,
+    });
     expect(answer(await confirm({ code: 'abcdef' }))).toEqual({ status: 400, body: INVALID_CODE });
     // Still pending: the right code confirms it.
     const confirmed = await confirm({ code: totpCode(begun.body.secret) });
@@ -81,9 +96,13 @@ describe('second-factor routes: error rows', () => {
   it('DELETE /auth/mfa/totp: 400 validation, 401 wrong password, 204 with nothing enrolled', async () => {
     const user = await newUser(flow, { verified: true });
     const { accessToken } = await signIn(flow.suite, user);
-    const remove = (body: unknown) => accountCall(flow.suite, 'DELETE', '/auth/mfa/totp', { token: accessToken, body });
+    const remove = (body: unknown) =>
+      accountCall(flow.suite, 'DELETE', '/auth/mfa/totp', { token: accessToken, body });
     expect(answer(await remove({}))).toEqual({ status: 400, body: validation('password', 'is required') });
-    expect(answer(await remove({ password: 'wrong-Password-9' }))).toEqual({ status: 401, body: INVALID_CREDENTIALS });
+    expect(answer(await remove({ password: 'wrong-Password-9' }))).toEqual({
+      status: 401,
+      body: INVALID_CREDENTIALS,
+    });
     expect(answer(await remove({ password: user.password }))).toEqual({ status: 204, body: null });
   });
 
@@ -93,11 +112,22 @@ describe('second-factor routes: error rows', () => {
     const { secret } = await enrolTotp(flow.suite, accessToken, user.password);
     const mfaToken = await passwordStep(flow.suite, user);
 
-    expect(answer(await secondStep(flow.suite, mfaToken, ''))).toEqual({ status: 400, body: validation('code', 'is required') });
-    const mistyped = await accountCall(flow.suite, 'POST', '/auth/login/mfa', { body: { mfaToken, code: 123456 } });
+    expect(answer(await secondStep(flow.suite, mfaToken, ''))).toEqual({
+      status: 400,
+      body: validation('code', 'is required'),
+    });
+    const mistyped = await accountCall(flow.suite, 'POST', '/auth/login/mfa', {
+      body: { mfaToken, code: 123456 },
+    });
     expect(answer(mistyped)).toEqual({ status: 400, body: validation('code', 'must be string') });
-    expect(answer(await secondStep(flow.suite, 'f'.repeat(64), totpCode(secret, 1)))).toEqual({ status: 400, body: INVALID_TOKEN });
-    expect(answer(await secondStep(flow.suite, 'not-a-token', totpCode(secret, 1)))).toEqual({ status: 400, body: INVALID_TOKEN });
+    expect(answer(await secondStep(flow.suite, 'f'.repeat(64), totpCode(secret, 1)))).toEqual({
+      status: 400,
+      body: INVALID_TOKEN,
+    });
+    expect(answer(await secondStep(flow.suite, 'not-a-token', totpCode(secret, 1)))).toEqual({
+      status: 400,
+      body: INVALID_TOKEN,
+    });
 
     // Five wrong codes spend the account's budget, whichever mfa_token they came with.
     for (let attempt = 0; attempt < 5; attempt += 1) {

@@ -138,6 +138,7 @@ describe('GetBrowserSession', () => {
       },
       authTime: hosted.authTime,
       csrfToken: keyedHash(identity.secretHashKey, `csrf:${token}`),
+      amr: ['pwd'],
     });
     expect(answer.csrfToken).toMatch(HEX64);
     expect(answer.csrfToken).not.toBe(keyedHash(identity.secretHashKey, token));
