@@ -7,6 +7,7 @@ import { developerOperations } from './developer.js';
 import { discoveryOperations } from './discovery.js';
 import { oauthOperations } from './oauth.js';
 import { registrationOperations } from './registration.js';
+import { secondFactorOperations } from './second-factors.js';
 import { systemOperations } from './system.js';
 import { walletOperations } from './wallet.js';
 
@@ -17,6 +18,7 @@ export const operations: OperationDocs = {
   ...accountOperations,
   ...accountRecoveryOperations,
   ...accountLifecycleOperations,
+  ...secondFactorOperations,
   ...oauthOperations,
   ...registrationOperations,
   ...developerOperations,
