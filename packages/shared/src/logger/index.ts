@@ -29,6 +29,12 @@ const SECRET_KEYS = [
   'apiKey',
   'vp_token',
   'csrfToken',
+  // docs/strong-authentication.md #6: the second step's token, and recovery codes.
+  'mfa_token',
+  'mfaToken',
+  'sessionToken',
+  'recoveryCodes',
+  'otpauthUri',
 ];
 
 export const REDACTED_PATHS = [
