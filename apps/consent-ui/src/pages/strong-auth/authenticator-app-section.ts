@@ -27,7 +27,7 @@ export async function authenticatorAppSection(
             <form method="post" action="${links.totpRemove()}">
               ${csrf}
               <div class="field">
-                <label for="totp-remove-password">Password</label>
+                <label for="totp-remove-password">Your password</label>
                 <input
                   id="totp-remove-password"
                   type="password"
@@ -44,7 +44,7 @@ export async function authenticatorAppSection(
             <form method="post" action="${links.totpBegin()}">
               ${csrf}
               <div class="field">
-                <label for="totp-password">Password</label>
+                <label for="totp-password">Your password</label>
                 <input
                   id="totp-password"
                   type="password"
