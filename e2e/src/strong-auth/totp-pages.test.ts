@@ -15,7 +15,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { basicAuth } from '../support/tokens.js';
-import { TestBrowser, type BrowserResponse, type HtmlForm } from '../support/test-browser.js';
+import { pageText, TestBrowser, type BrowserResponse, type HtmlForm } from '../support/test-browser.js';
 import { ACR_MFA, totpCode } from './strong-auth-helpers.js';
 
 // docs/interface.md 4.11 on the hosted pages: an authenticator app set up from /ui/account, the
@@ -81,11 +81,11 @@ describe('authenticator app on the hosted pages', () => {
       ['password', 'not-the-password-1'],
     ]);
     expect(wrongPassword.status).toBe(401);
-    expect(wrongPassword.text).toContain('The password is incorrect. Nothing was changed.');
+    expect(pageText(wrongPassword.text)).toContain('The password is incorrect. Nothing was changed.');
 
     const enrolment = await browser.post(setUp.action, [...setUp.hidden, ['password', user.password]]);
     expect(enrolment.status).toBe(200);
-    expect(enrolment.text).toMatch(/<img src="data:image\/png;base64,[^"]+"/);
+    expect(enrolment.text).toMatch(/<img\s+src="data:image\/png;base64,[^"]+"/);
     const secret = /<code class="secret">([A-Z2-7 ]+)<\/code>/.exec(enrolment.text)![1]!.replaceAll(' ', '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const confirmForm = formOf(enrolment, setUp.action, hasCodeInput);
@@ -104,7 +104,7 @@ describe('authenticator app on the hosted pages', () => {
     );
     expect(codes).toHaveLength(10);
     const after = await browser.get(`${base}/ui/account`);
-    expect(after.text).toContain('Recovery codes left: <strong>10</strong>');
+    expect(pageText(after.text)).toContain('Recovery codes left: 10.');
 
     // The session is still the password-only one: prompt=none cannot step up.
     const silent = authorizationParameters({
@@ -135,13 +135,13 @@ describe('authenticator app on the hosted pages', () => {
     expect(stepUp.location).toMatch(new RegExp(`^${base}/ui/login\\?handle=`));
     const stepUpPage = await browser.get(stepUp.location!);
     expect(stepUpPage.status).toBe(200);
-    expect(stepUpPage.text).toContain('Photo app asks for two-step verification.');
+    expect(pageText(stepUpPage.text)).toContain('Photo app asks for two-step verification.');
     const stepUpForm = formOf(stepUpPage, stepUp.location!, hasCodeInput);
     expect(stepUpForm.inputs.some((input) => input.type === 'password')).toBe(false);
     const wrong = await browser.post(stepUpForm.action, [...stepUpForm.hidden, ['code', totpCode(secret)]]);
     // The enrolment spent the current code.
     expect(wrong.status).toBe(401);
-    expect(wrong.text).toContain('That code is not valid.');
+    expect(pageText(wrong.text)).toContain('That code is not valid.');
     const forged = await browser.post(stepUpForm.action, [
       ...stepUpForm.hidden.filter(([name]) => name !== 'csrf_token'),
       ['csrf_token', 'x'.repeat(64)],
@@ -214,7 +214,7 @@ describe('authenticator app on the hosted pages', () => {
       ['code', totpCode(secret, 10)],
     ]);
     expect(wrong.status).toBe(401);
-    expect(wrong.text).toContain('That code is not valid.');
+    expect(pageText(wrong.text)).toContain('That code is not valid.');
     const done = await browser.post(secondStep.action, [...secondStep.hidden, ['code', recovery]]);
     expect(done.status).toBe(303);
     expect(done.location).toMatch(new RegExp(`^${base}/ui/resume/`));
