@@ -2,6 +2,7 @@ import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recover
 import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { FederationService } from '@authz/proto/identity/v1/federation';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { SecondFactorService } from '@authz/proto/identity/v1/second_factors';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import { AuthorizationService } from '@authz/proto/oauth/v1/oauth';
 import { UserTokensService } from '@authz/proto/oauth/v1/user_tokens';
@@ -32,6 +33,9 @@ import { walletOverGrpc } from './rpc/wallet-client.js';
 import { deviceOverGrpc } from './rpc/device-client.js';
 import { deviceLinks, type DeviceLinks } from './pages/device/device-links.js';
 import type { DevicePort } from './pages/device/device-port.js';
+import { secondFactorsOverGrpc } from './rpc/second-factor-client.js';
+import type { SecondFactorPort } from './pages/strong-auth/second-factor-port.js';
+import { strongAuthLinks, type StrongAuthLinks } from './pages/strong-auth/strong-auth-links.js';
 
 /** Everything a page may need; each page picks the few it uses (docs/conventions.md #6). */
 export interface Registry {
@@ -57,6 +61,9 @@ export interface Registry {
   /** Upstream OpenID Providers (interface.md 4.14). */
   federation: FederationPort;
   federationLinks: FederationLinks;
+  /** Second steps, step-up and the authenticator app (docs/strong-authentication.md). */
+  secondFactors: SecondFactorPort;
+  strongAuthLinks: StrongAuthLinks;
 }
 
 /** The registry over the channels app.ts opened (and closes) and the style sheet it loaded. */
@@ -94,5 +101,10 @@ export function createRegistry(
     deviceLinks: deviceLinks(env.issuer),
     federation: federationOverGrpc(parts.identityChannel.service(FederationService)),
     federationLinks: federationLinks(env.issuer),
+    secondFactors: secondFactorsOverGrpc({
+      identity: parts.identityChannel.service(IdentityService),
+      secondFactors: parts.identityChannel.service(SecondFactorService),
+    }),
+    strongAuthLinks: strongAuthLinks(env.issuer),
   };
 }

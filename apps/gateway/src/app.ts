@@ -18,6 +18,7 @@ import { accountRecoveryRoutes } from './auth/account-recovery-routes.js';
 import { accountRoutes } from './auth/account-routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { secondFactorRoutes } from './auth/second-factor-routes.js';
 import { apiKeyRoutes } from './clients/api-key-routes.js';
 import { registrationRoute } from './clients/registration-route.js';
 import { clientRoutes } from './clients/routes.js';
@@ -126,6 +127,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(authRoutes, { upstreams, metrics, budgets: env.rateLimit });
   await app.register(accountRecoveryRoutes, { upstreams, budget: env.rateLimit.login });
   await app.register(accountRoutes, { upstreams, accountDeletionBudget: env.rateLimit.accountDeletion });
+  await app.register(secondFactorRoutes, { upstreams });
   await app.register(formsOnly(authorizeRoute), { upstreams });
   await app.register(formsOnly(logoutRoute), { upstreams });
   const authFailureBudget = env.rateLimit.clientAuthFailure;

@@ -2,6 +2,7 @@ import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recover
 import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { FederationService } from '@authz/proto/identity/v1/federation';
 import { AdminService } from '@authz/proto/identity/v1/admin';
+import { SecondFactorService } from '@authz/proto/identity/v1/second_factors';
 import { AccountLookupService, AuditService, IdentityService } from '@authz/proto/identity/v1/identity';
 import { createPrismaAdapter } from '@authz/shared/database';
 import type { Logger } from '@authz/shared/logger';
@@ -25,6 +26,7 @@ import { adminServiceImplementation } from './rpc/admin-service.js';
 import { auditServiceImplementation } from './rpc/audit-service.js';
 import { federationServiceImplementation } from './rpc/federation-service.js';
 import { identityServiceImplementation } from './rpc/identity-service.js';
+import { secondFactorServiceImplementation } from './rpc/second-factor-service.js';
 import { createSessionEndRelay } from './session-events/session-end-relay.js';
 import { createSessionEventsQueue } from './session-events/session-events-queue.js';
 import { PrismaMailOutbox } from './storage/prisma-mail-outbox.js';
@@ -78,7 +80,8 @@ export async function buildIdentityApp({ env, logger }: IdentityDeps): Promise<S
       .addService(AccountRecoveryService, accountRecoveryServiceImplementation(registry))
       .addService(AccountService, accountServiceImplementation(registry))
       .addService(FederationService, federationServiceImplementation(registry))
-      .addService(AdminService, adminServiceImplementation(registry));
+      .addService(AdminService, adminServiceImplementation(registry))
+      .addService(SecondFactorService, secondFactorServiceImplementation(registry));
   } catch (error) {
     await queue.close();
     await sessionEvents.close();

@@ -12,6 +12,7 @@ import { loadCommonPasswords } from './passwords/common-passwords.js';
 import { createConcurrencyLimiter } from './passwords/concurrency-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
+import type { SecondFactorStore } from './second-factors/second-factor-store.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
@@ -19,6 +20,7 @@ import { PrismaAdminStore } from './storage/prisma-admin-store.js';
 import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-store.js';
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
+import { PrismaSecondFactorStore } from './storage/prisma-second-factor-store.js';
 import { PrismaSessionStore } from './storage/prisma-session-store.js';
 import { PrismaVerificationStore } from './storage/prisma-verification-store.js';
 import { PrismaFederatedCredentialStore } from './storage/prisma-federated-credential-store.js';
@@ -43,6 +45,7 @@ export interface Registry {
   upstreamProviders: readonly UpstreamProvider[];
   upstreamConfigurations: UpstreamConfigurations;
   upstreamFlows: UpstreamFlowStore;
+  secondFactors: SecondFactorStore;
   audit: AuditLog;
   /** The operator API's accounts, role and audit reads (docs/admin-api.md). */
   admin: AdminStore;
@@ -52,6 +55,8 @@ export interface Registry {
   commonPasswords: ReadonlySet<string>;
   defaultRealmId: string;
   secretHashKey: Buffer;
+  /** KEY_ENCRYPTION_KEY: authenticator-app secrets at rest (docs/strong-authentication.md #2). */
+  keyEncryptionKey: Buffer;
   outboxKey: Buffer;
   issuer: string;
   verificationTokenTtlSeconds: number;
@@ -90,12 +95,14 @@ export async function createRegistry(
     upstreamProviders: loadedUpstreamProviders(env, parts.log),
     upstreamConfigurations: upstreamConfigurations({ allowInsecureLoopback: env.allowInsecureLoopback }),
     upstreamFlows: new UpstreamFlowStore(parts.redis, env.secretHashKey),
+    secondFactors: new PrismaSecondFactorStore(prisma),
     audit: new PrismaAuditLog(prisma),
     admin: new PrismaAdminStore(prisma),
     hasher,
     commonPasswords,
     defaultRealmId: realm.id,
     secretHashKey: env.secretHashKey,
+    keyEncryptionKey: env.keyEncryptionKey,
     outboxKey: outboxKey(env.secretHashKey),
     issuer: env.issuer,
     verificationTokenTtlSeconds: env.verificationTokenTtlSeconds,

@@ -50,6 +50,7 @@ export function describeUserGrantsStore(name: string, subject: () => UserGrantsS
       scope: 'openid',
       resources: [],
       authTime: Math.floor(Date.now() / 1000),
+      amr: ['pwd'],
       expiresAt: later,
     };
     await codes.save(code);

@@ -74,6 +74,9 @@ describe('the authorization code flow (interface.md 4.3)', () => {
       auth_time: expect.any(Number),
       // interface.md 4.3: the session's public id, as the access token's sid.
       sid: decodeJwt(tokens.body.access_token as string).sid,
+      // docs/strong-authentication.md #5: a password sign-in.
+      acr: 'urn:authz:acr:password',
+      amr: ['pwd'],
       nonce: 'n-0S6_WzA2Mj',
       email: user.email,
       email_verified: false,

@@ -93,7 +93,10 @@ describe('discovery documents', () => {
         'name',
         'email',
         'email_verified',
+        'acr',
+        'amr',
       ],
+      acr_values_supported: ['urn:authz:acr:password', 'urn:authz:acr:mfa'],
       prompt_values_supported: ['none', 'login', 'consent'],
       // OIDC Discovery 3: request_uri_parameter_supported defaults to true, so all are stated.
       claims_parameter_supported: false,

@@ -161,12 +161,12 @@ describe('/ui/account', () => {
     );
 
     // Deletion: a wrong password changes nothing, the right one deletes everything.
-    await page.getByLabel('Password').fill('not-the-Password-99');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-Password-99');
     await page.getByRole('button', { name: 'Delete account' }).click();
     await expect(page.locator('#delete-error').textContent()).resolves.toBe(
       'The password is incorrect. Your account was not deleted.',
     );
-    await page.getByLabel('Password').fill(user.password);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Delete account' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Your account has been deleted');
     expect(await rowsMentioning(context.databaseUrl, [user.userId, user.email])).toEqual([]);

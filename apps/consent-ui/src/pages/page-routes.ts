@@ -17,6 +17,7 @@ import { RECOVERY_ROUTES } from './account-recovery/recovery-routes.js';
 import { ACCOUNT_ROUTES } from './account/account-routes.js';
 import { DEVICE_ROUTES } from './device/device-routes.js';
 import { FEDERATION_ROUTES } from './federation/federation-routes.js';
+import { STRONG_AUTH_ROUTES } from './strong-auth/strong-auth-routes.js';
 import {
   badRequestPage,
   methodNotAllowedPage,
@@ -38,6 +39,7 @@ const ROUTES: readonly Route[] = [
   ...ACCOUNT_ROUTES,
   ...DEVICE_ROUTES,
   ...FEDERATION_ROUTES,
+  ...STRONG_AUTH_ROUTES,
 ];
 
 /**

@@ -8,12 +8,13 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
   return {
     async signIn({ email, password, origin }) {
       const response = await client.checkCredentials({ email, password, origin, browserSession: true });
+      if (response.mfaToken !== undefined) return { mfaToken: response.mfaToken };
       if (!response.sessionToken)
         throw new InternalError({ detail: 'identity answered without a session token' });
-      return response.sessionToken;
+      return { sessionToken: response.sessionToken };
     },
     async getBrowserSession(sessionToken) {
-      const { user, csrfToken, authTime, sessionId } = await client.getBrowserSession({ sessionToken });
+      const { user, csrfToken, authTime, sessionId, amr } = await client.getBrowserSession({ sessionToken });
       if (!user || !csrfToken) throw new InternalError({ detail: 'identity answered an incomplete session' });
       return {
         email: user.email,
@@ -22,6 +23,7 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
         userId: user.id,
         sessionId,
         emailVerified: user.emailVerified,
+        amr,
         ...(user.name === undefined ? {} : { name: user.name }),
       };
     },

@@ -15,8 +15,17 @@ import type {
 export function authorizationOverGrpc(client: ServiceClient<typeof AuthorizationService>): AuthorizationPort {
   return {
     async getPendingAuthorization(handle) {
-      const { clientName, loginRequired, redirectOrigin } = await client.getPendingAuthorization({ handle });
-      return { clientName, loginRequired, redirectOrigin };
+      const { clientName, loginRequired, redirectOrigin, acrRequired } = await client.getPendingAuthorization(
+        {
+          handle,
+        },
+      );
+      return {
+        clientName,
+        loginRequired,
+        redirectOrigin,
+        ...(acrRequired === undefined ? {} : { acrRequired }),
+      };
     },
     async resumeAuthorization({ handle, sessionToken, origin }) {
       const response = await client.resumeAuthorization({

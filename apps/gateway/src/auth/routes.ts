@@ -1,5 +1,6 @@
 import { normalizeError } from '@authz/shared/errors';
-import type { FastifyInstance } from 'fastify';
+import type { TokenSet } from '@authz/proto/oauth/v1/oauth';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { presentedAccessToken } from '../http/bearer-token.js';
 import { noStore } from '../http/no-store.js';
 import { requestOrigin } from '../http/request-origin.js';
@@ -13,6 +14,7 @@ import {
   type LoginLimits,
 } from './login-limits.js';
 import * as schemas from './schemas.js';
+import { mfaLoginBody, mfaRequiredResponse } from './second-factor-schemas.js';
 import { toUserView, userViewSchema } from './user-view.js';
 
 export interface AuthRoutesOptions {
@@ -25,6 +27,9 @@ interface Credentials {
   email: string;
   password: string;
 }
+
+/** docs/interface.md 4.11: what POST /auth/login/mfa accepts. */
+const SECOND_STEP_METHODS = ['totp', 'recovery_code'];
 
 export const RESEND_MESSAGE =
   'If the address belongs to an unverified account, a new verification email is on its way';
@@ -55,33 +60,74 @@ export async function authRoutes(app: FastifyInstance, { upstreams, metrics, bud
     {
       // Limits are counted inside the handler so rate-limited attempts show in the metrics.
       config: { rateLimit: false },
-      schema: { body: schemas.credentialsBody, response: { 200: schemas.firstPartyTokenResponse } },
+      schema: {
+        body: schemas.credentialsBody,
+        // docs/interface.md 4.11: an account with a second factor gets an mfa_token, no tokens.
+        response: { 200: { anyOf: [schemas.firstPartyTokenResponse, mfaRequiredResponse] } },
+      },
     },
     async (request, reply) => {
       const { email, password } = request.body;
       try {
         await consumeLoginBudgets(request, budgets.login, email);
-        const { tokens } = await upstreams.tokens.loginFirstParty({
+        const { tokens, mfaToken } = await upstreams.tokens.loginFirstParty({
           email,
           password,
           origin: requestOrigin(request),
         });
+        if (mfaToken !== undefined) {
+          metrics.loginAttempts.inc({ outcome: 'second_step' });
+          return noStore(reply).send({
+            mfa_required: true,
+            mfa_token: mfaToken,
+            methods: SECOND_STEP_METHODS,
+          });
+        }
         await rememberSignInAddress(request, budgets.login, email);
         metrics.loginAttempts.inc({ outcome: 'success' });
-        metrics.tokensIssued.inc({ type: 'access', grant: 'first_party_login' });
-        metrics.tokensIssued.inc({ type: 'refresh', grant: 'first_party_login' });
-        return noStore(reply).send({
-          access_token: tokens!.accessToken,
-          refresh_token: tokens!.refreshToken,
-          expires_in: tokens!.expiresIn,
-          token_type: tokens!.tokenType,
-        });
+        return sendFirstPartyTokens(reply, tokens!);
       } catch (error) {
         metrics.loginAttempts.inc({ outcome: loginOutcome(normalizeError(error)) });
         throw error;
       }
     },
   );
+
+  app.post<{ Body: { mfaToken?: string; code?: string } | undefined }>(
+    '/auth/login/mfa',
+    {
+      config: { rateLimit: false },
+      schema: { body: mfaLoginBody, response: { 200: schemas.firstPartyTokenResponse } },
+    },
+    async (request, reply) => {
+      try {
+        // The per-address sign-in budget; identity counts failures per account
+        // (docs/strong-authentication.md #7).
+        await consumeLoginBudgets(request, budgets.login, undefined);
+        const { tokens } = await upstreams.tokens.completeFirstPartyLogin({
+          mfaToken: request.body?.mfaToken ?? '',
+          code: request.body?.code ?? '',
+          origin: requestOrigin(request),
+        });
+        metrics.loginAttempts.inc({ outcome: 'success' });
+        return sendFirstPartyTokens(reply, tokens!);
+      } catch (error) {
+        metrics.loginAttempts.inc({ outcome: loginOutcome(normalizeError(error)) });
+        throw error;
+      }
+    },
+  );
+
+  function sendFirstPartyTokens(reply: FastifyReply, tokens: TokenSet) {
+    metrics.tokensIssued.inc({ type: 'access', grant: 'first_party_login' });
+    metrics.tokensIssued.inc({ type: 'refresh', grant: 'first_party_login' });
+    return noStore(reply).send({
+      access_token: tokens.accessToken,
+      refresh_token: tokens.refreshToken,
+      expires_in: tokens.expiresIn,
+      token_type: tokens.tokenType,
+    });
+  }
 
   app.post(
     '/auth/logout',

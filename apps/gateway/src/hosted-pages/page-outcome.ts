@@ -42,6 +42,9 @@ export function loginAttemptOutcome({ outcome }: RenderPageResponse): string {
       return outcome.value.reason === SignInFailure.RATE_LIMITED ? 'rate_limited' : 'failure';
     case 'page':
       if (outcome.value.status === 429) return 'rate_limited';
+      // The only 200 page a sign-in answers: the password was right, the second step is due
+      // (docs/strong-authentication.md #6).
+      if (outcome.value.status === 200) return 'second_step';
       return outcome.value.status >= 500 ? 'error' : 'invalid_request';
     default:
       return 'error';

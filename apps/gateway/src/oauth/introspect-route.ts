@@ -62,6 +62,13 @@ const introspectionResponse = {
       properties: { jkt: { type: 'string' } },
       description: 'A DPoP-bound access token (RFC 9449 section 6.2): the thumbprint of its key.',
     },
+    acr: { type: 'string', description: 'A user token: the authentication context class (OIDC Core 2).' },
+    amr: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'A user token: the RFC 8176 authentication methods.',
+    },
+    auth_time: { type: 'integer', description: 'A user token: when the user authenticated, epoch seconds.' },
     act: {
       ...actorSchema(ACTOR_DEPTH),
       description: 'A delegated token (RFC 8693 section 4.1): who acts, nested for a chain of actors.',
@@ -115,6 +122,10 @@ function introspectionBody({ active, token }: IntrospectResponse): Record<string
     ...(token.cnfJkt === undefined ? {} : { cnf: { jkt: token.cnfJkt } }),
     // RFC 8693 section 4.1: a delegated token is reported with its actors (docs/agents.md #8).
     ...(token.act ? { act: actorJson(token.act) } : {}),
+    // docs/strong-authentication.md #13: how the user authenticated, for a user's token.
+    ...(token.acr === undefined ? {} : { acr: token.acr }),
+    ...(token.amr.length > 0 ? { amr: token.amr } : {}),
+    ...(token.authTime === undefined ? {} : { auth_time: Number(token.authTime) }),
   };
 }
 

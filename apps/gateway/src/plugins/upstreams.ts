@@ -6,6 +6,7 @@ import { AccountRecoveryService } from '@authz/proto/identity/v1/account_recover
 import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { AdminService } from '@authz/proto/identity/v1/admin';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
+import { SecondFactorService } from '@authz/proto/identity/v1/second_factors';
 import { AccountLifecycleService } from '@authz/proto/oauth/v1/accounts';
 import {
   AuthorizationService,
@@ -29,6 +30,8 @@ export class Upstreams {
   readonly tokens: ServiceClient<typeof TokenService>;
   /** identity's sessions, profile and deletion steps (interface.md 4.10). */
   readonly accounts: ServiceClient<typeof AccountService>;
+  /** identity's authenticator apps and recovery codes (docs/strong-authentication.md). */
+  readonly secondFactors: ServiceClient<typeof SecondFactorService>;
   /** oauth's session ending and account deletion (interface.md 4.10). */
   readonly accountLifecycle: ServiceClient<typeof AccountLifecycleService>;
   readonly authorization: ServiceClient<typeof AuthorizationService>;
@@ -58,6 +61,7 @@ export class Upstreams {
       batched: ['token', 'introspect', 'userInfo', 'verifyAccessToken'],
     });
     this.accounts = this.channel('identity').service(AccountService);
+    this.secondFactors = this.channel('identity').service(SecondFactorService);
     this.accountLifecycle = this.channel('oauth').service(AccountLifecycleService);
     this.authorization = this.channel('oauth').service(AuthorizationService);
     this.keys = this.channel('oauth').service(KeysService);

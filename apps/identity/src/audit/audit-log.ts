@@ -13,6 +13,7 @@ export type AuditEventType =
   | AccountRecoveryEventType
   | 'account_deletion_started'
   | 'account_deleted'
+  | SecondFactorEventType
   | DelegationEventType
   | AdminEventType;
 
@@ -32,6 +33,15 @@ export type AdminEventType =
   | 'admin_sessions_revoked'
   | 'admin_password_reset_sent'
   | 'admin_user_deletion_started';
+
+/** Second factors (docs/strong-authentication.md #11). */
+export type SecondFactorEventType =
+  | 'totp_enrolled'
+  | 'totp_removed'
+  | 'recovery_code_used'
+  | 'second_factor_failure'
+  | 'second_factor_password_failure'
+  | 'session_stepped_up';
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;

@@ -18,6 +18,8 @@ const settingsSchema = z.object({
   REDIS_URL: envRedisUrl(),
   REDIS_KEY_PREFIX: z.string().default(''),
   SECRET_HASH_KEY: envHexKey32(),
+  // docs/strong-authentication.md #2: authenticator-app secrets are encrypted at rest.
+  KEY_ENCRYPTION_KEY: envHexKey32(),
   JWT_ISSUER: envIssuer().default('http://localhost:3000'),
   DEFAULT_REALM_ALLOWED_SCOPES: envScopeList(DEFAULT_REALM_ALLOWED_SCOPES),
   // OWASP Password Storage Cheat Sheet minimum for argon2id (docs/decisions.md #4).
@@ -66,6 +68,7 @@ export function loadIdentityEnv(source: NodeJS.ProcessEnv = process.env) {
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     secretHashKey: settings.SECRET_HASH_KEY,
+    keyEncryptionKey: settings.KEY_ENCRYPTION_KEY,
     issuer: settings.JWT_ISSUER,
     defaultRealmAllowedScopes: settings.DEFAULT_REALM_ALLOWED_SCOPES,
     argon2: {

@@ -9,6 +9,9 @@ import type { Registry } from '../registry.js';
 import { checkCredentials } from '../sessions/check-credentials.js';
 import { endSession } from '../sessions/end-session.js';
 import { getBrowserSession } from '../sessions/get-browser-session.js';
+import type { SignIn } from '../sessions/open-sign-in-session.js';
+import { completeSecondFactor } from '../second-factors/complete-second-factor.js';
+import { stepUpSession } from '../second-factors/step-up-session.js';
 import { resendVerification } from '../verification/resend-verification.js';
 import { verifyEmail } from '../verification/verify-email.js';
 import { walletCredentialRpcs } from '../wallet/wallet-credential-rpcs.js';
@@ -31,13 +34,15 @@ export function identityServiceImplementation(
       return {};
     },
     async checkCredentials(request) {
-      const { user, session, sessionToken } = await checkCredentials(registry, request);
-      return {
-        user: toUserMessage(user),
-        sessionId: session.id,
-        authTime: epochSeconds(session.authTime),
-        ...(sessionToken === undefined ? {} : { sessionToken }),
-      };
+      const checked = await checkCredentials(registry, request);
+      if (checked.mfaToken !== undefined) return { mfaToken: checked.mfaToken };
+      return signInMessage(checked);
+    },
+    async stepUpSession(request) {
+      return { amr: await stepUpSession(registry, request) };
+    },
+    async completeSecondFactor(request) {
+      return signInMessage(await completeSecondFactor(registry, request));
     },
     async getUser(request) {
       const user = await getUser(registry.accounts, request.userId);
@@ -60,9 +65,20 @@ export function identityServiceImplementation(
         user: toUserMessage(user),
         authTime: epochSeconds(session.authTime),
         csrfToken,
+        amr: session.amr,
       };
     },
     ...walletCredentialRpcs(registry),
+  };
+}
+
+function signInMessage({ user, session, sessionToken }: SignIn) {
+  return {
+    user: toUserMessage(user),
+    sessionId: session.id,
+    authTime: epochSeconds(session.authTime),
+    amr: session.amr,
+    ...(sessionToken === undefined ? {} : { sessionToken }),
   };
 }
 

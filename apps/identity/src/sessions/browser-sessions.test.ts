@@ -93,7 +93,7 @@ describe('CheckCredentials with browser_session', () => {
         actor: userId,
         ip: ORIGIN.ip,
         user_agent: ORIGIN.userAgent,
-        details: { browserSession: true },
+        details: { browserSession: true, amr: ['pwd'] },
       },
       {
         type: 'login_failure',
@@ -138,6 +138,7 @@ describe('GetBrowserSession', () => {
       },
       authTime: hosted.authTime,
       csrfToken: keyedHash(identity.secretHashKey, `csrf:${token}`),
+      amr: ['pwd'],
     });
     expect(answer.csrfToken).toMatch(HEX64);
     expect(answer.csrfToken).not.toBe(keyedHash(identity.secretHashKey, token));

@@ -1,22 +1,17 @@
 import type { CheckCredentialsRequest } from '@authz/proto/identity/v1/identity';
-import { keyedHash, randomHexToken } from '@authz/shared/crypto';
+import { keyedHash } from '@authz/shared/crypto';
 import { InvalidCredentialsError, ValidationError, type FieldViolation } from '@authz/shared/errors';
 import { emailKey } from '../accounts/email.js';
 import type { AccountStore } from '../accounts/account-store.js';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { Session, User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import { sessionTokenHash } from './browser-session-token.js';
-import type { SessionStore } from './session-store.js';
-import { sessionUserAgent } from './session-user-agent.js';
+import { openMfaChallenge, type MfaChallengeDeps } from '../second-factors/mfa-challenge.js';
+import type { SecondFactorStore } from '../second-factors/second-factor-store.js';
+import { openSignInSession, type OpenSignInSessionDeps, type SignIn } from './open-sign-in-session.js';
 
-export interface CheckCredentialsDeps {
+export interface CheckCredentialsDeps extends OpenSignInSessionDeps, MfaChallengeDeps {
   accounts: Pick<AccountStore, 'findForSignIn'>;
-  sessions: Pick<SessionStore, 'open'>;
-  audit: AuditLog;
+  secondFactors: Pick<SecondFactorStore, 'findTotp'>;
   hasher: PasswordHasher;
-  secretHashKey: Buffer;
-  sessionTtlSeconds: number;
 }
 
 function requireFields(request: CheckCredentialsRequest): void {
@@ -26,18 +21,16 @@ function requireFields(request: CheckCredentialsRequest): void {
   if (problems.length > 0) throw new ValidationError(problems);
 }
 
-export interface CheckedCredentials {
-  user: User;
-  session: Session;
-  /** Only for a hosted sign-in: the session cookie value, never stored (docs/identity.md #11). */
-  sessionToken?: string;
-}
+/** A session, or, for an account with a second factor, the mfa_token its second step needs. */
+export type CheckedCredentials = (SignIn & { mfaToken?: undefined }) | { mfaToken: string };
 
 /**
  * interface.md 4.2 POST /auth/login, docs/decisions.md #4: unknown email and wrong password give the same
  * error at the same cost (an argon2id verify either way). Success opens a session; a hosted
  * sign-in (interface.md 4.5, `browser_session`) also gets the session's cookie token. Both kinds are
- * audited alike, the hosted one marked `browserSession`.
+ * audited alike, the hosted one marked `browserSession`. An account with a confirmed
+ * authenticator app gets no session yet but an mfa_token for its second step
+ * (docs/strong-authentication.md #6).
  */
 export async function checkCredentials(
   deps: CheckCredentialsDeps,
@@ -68,20 +61,16 @@ export async function checkCredentials(
     });
     throw new InvalidCredentialsError();
   }
-  const sessionToken = request.browserSession ? randomHexToken() : undefined;
-  const authTime = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const session = await deps.sessions.open({
-    userId: user.id,
-    authTime,
-    expiresAt: new Date(authTime.getTime() + deps.sessionTtlSeconds * 1000),
-    tokenHash: sessionToken === undefined ? null : sessionTokenHash(deps.secretHashKey, sessionToken),
-    userAgent: sessionUserAgent(request.origin),
-  });
-  await deps.audit.record({
-    type: 'login_success',
-    actorUserId: user.id,
+  const totp = await deps.secondFactors.findTotp(user.id);
+  if (totp?.confirmed) {
+    return {
+      mfaToken: await openMfaChallenge(deps, { userId: user.id, browserSession: request.browserSession }),
+    };
+  }
+  return openSignInSession(deps, {
+    user,
+    amr: ['pwd'],
+    browserSession: request.browserSession,
     origin: request.origin,
-    details: hostedMark,
   });
-  return { user, session, ...(sessionToken === undefined ? {} : { sessionToken }) };
 }

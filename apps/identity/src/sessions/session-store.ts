@@ -8,6 +8,8 @@ export interface NewSession {
   tokenHash: string | null;
   /** The sign-in's User-Agent, as sessionUserAgent() keeps it. */
   userAgent?: string | null;
+  /** RFC 8176 methods of the authentication (docs/strong-authentication.md #5); none by default. */
+  amr?: string[];
 }
 
 /** Storage of sign-in sessions (docs/conventions.md #7, docs/identity.md #11). */
@@ -26,4 +28,6 @@ export interface SessionStore {
    * `staleBefore` (or never): one conditional write, none while the note is fresh.
    */
   touch(sessionId: string, now: Date, staleBefore: Date): Promise<void>;
+  /** A live session re-authenticated (step-up): its methods and auth time replaced; false when not live. */
+  reauthenticate(sessionId: string, amr: string[], authTime: Date): Promise<boolean>;
 }

@@ -22,6 +22,14 @@ export class PrismaSessionStore implements SessionStore {
     return { session, user };
   }
 
+  async reauthenticate(sessionId: string, amr: string[], authTime: Date): Promise<boolean> {
+    const updated = await this.prisma.session.updateMany({
+      where: { id: sessionId, endedAt: null, expiresAt: { gt: authTime } },
+      data: { amr, authTime },
+    });
+    return updated.count > 0;
+  }
+
   async end(sessionId: string, userId: string, now: Date): Promise<boolean> {
     const ended = await this.prisma.session.updateMany({
       where: { id: sessionId, userId, endedAt: null },

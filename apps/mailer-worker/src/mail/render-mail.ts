@@ -5,6 +5,7 @@ import {
   MAIL_JOB_SCHEMAS,
   PASSWORD_CHANGED_JOB,
   PASSWORD_RESET_JOB,
+  SECOND_FACTOR_CHANGED_JOB,
   VERIFICATION_EMAIL_JOB,
   type MailJobName,
 } from '@authz/shared/mail';
@@ -16,6 +17,7 @@ import {
   renderPasswordChangedEmail,
   renderPasswordResetEmail,
 } from './account-mails.js';
+import { renderSecondFactorChangedEmail } from './second-factor-mail.js';
 import { renderVerificationEmail, type RenderedMail } from './verification-email.js';
 
 type Renderers = {
@@ -28,6 +30,7 @@ const RENDERERS: Renderers = {
   [PASSWORD_CHANGED_JOB]: renderPasswordChangedEmail,
   [EMAIL_CHANGE_JOB]: renderEmailChangeEmail,
   [EMAIL_CHANGED_JOB]: renderEmailChangedEmail,
+  [SECOND_FACTOR_CHANGED_JOB]: renderSecondFactorChangedEmail,
 };
 
 /** The metrics label of a job name: the name when known, else `unknown`. */

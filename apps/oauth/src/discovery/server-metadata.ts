@@ -1,4 +1,4 @@
-import { CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
+import { ACR_VALUES_SUPPORTED, CLIENT_ASSERTION_SIGNING_ALGORITHMS } from '@authz/shared/protocol';
 import { ID_JAG_GRANT_PROFILE } from '../protocol/id-jag/id-jag.js';
 import { DPOP_SIGNING_ALGORITHMS } from '../protocol/dpop/dpop-algorithms.js';
 
@@ -88,7 +88,12 @@ export function openidConfiguration(config: DiscoveryConfig): Record<string, unk
       'name',
       'email',
       'email_verified',
+      // docs/strong-authentication.md #5.
+      'acr',
+      'amr',
     ],
+    // OIDC Discovery 3: the classes acr_values may ask for (docs/strong-authentication.md #14).
+    acr_values_supported: [...ACR_VALUES_SUPPORTED],
     // OIDC Core 3.1.2.1: the prompt values /oauth/authorize accepts (docs/authorization.md #6).
     prompt_values_supported: ['none', 'login', 'consent'],
     // OIDC Core 5.5 and 6 are not supported; request_uri_parameter_supported defaults to true

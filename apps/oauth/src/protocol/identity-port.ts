@@ -28,6 +28,13 @@ export interface CheckedCredentials {
   sessionId: string;
   /** Epoch seconds (OIDC auth_time). */
   authTime: number;
+  /** RFC 8176 methods of the authentication (docs/strong-authentication.md #5). */
+  amr: string[];
+}
+
+/** The password was right and the account has a second factor (docs/strong-authentication.md #6). */
+export interface SecondStepRequired {
+  mfaToken: string;
 }
 
 /** The browser session behind a __Host-service_session cookie value (interface.md 4.5, 5). */
@@ -38,6 +45,8 @@ export interface BrowserSession {
   authTime: number;
   /** The per-session CSRF token (docs/decisions.md #17). */
   csrfToken: string;
+  /** RFC 8176 methods of the session's last real authentication (docs/strong-authentication.md #5). */
+  amr: string[];
 }
 
 export interface IdentityPort {
@@ -45,6 +54,12 @@ export interface IdentityPort {
   checkCredentials(input: {
     email: string;
     password: string;
+    origin: RequestOrigin;
+  }): Promise<CheckedCredentials | SecondStepRequired>;
+  /** The second step: InvalidCodeError, InvalidTokenError, RateLimitedError or ValidationError. */
+  completeSecondFactor(input: {
+    mfaToken: string;
+    code: string;
     origin: RequestOrigin;
   }): Promise<CheckedCredentials>;
   /** Throws NotFoundError for an unknown user. */

@@ -110,7 +110,20 @@ describe('authorization_code grant: tokens', () => {
     const { payload: idToken, protectedHeader } = await oauth.verifyWithJwks(tokens.idToken!);
     expect(protectedHeader).toEqual({ alg: 'EdDSA', typ: 'JWT', kid: expect.any(String) });
     expect(Object.keys(idToken).sort()).toEqual(
-      ['aud', 'auth_time', 'email', 'email_verified', 'exp', 'iat', 'iss', 'nonce', 'sid', 'sub'].sort(),
+      // acr always; amr only when the session's methods are known (docs/strong-authentication.md #5).
+      [
+        'acr',
+        'aud',
+        'auth_time',
+        'email',
+        'email_verified',
+        'exp',
+        'iat',
+        'iss',
+        'nonce',
+        'sid',
+        'sub',
+      ].sort(),
     );
     expect(idToken).toMatchObject({
       iss: ISSUER,

@@ -1,18 +1,18 @@
-import type { IdentityService, User } from '@authz/proto/identity/v1/identity';
+import type { CheckCredentialsResponse, IdentityService, User } from '@authz/proto/identity/v1/identity';
 import { InternalError } from '@authz/shared/errors';
 import type { ServiceClient } from '@authz/shared/grpc';
-import type { IdentityPort, IdentityUser } from '../protocol/identity-port.js';
+import type { CheckedCredentials, IdentityPort, IdentityUser } from '../protocol/identity-port.js';
 
 /** IdentityPort over the identity service's gRPC contract; its AppErrors arrive rebuilt. */
 export function identityOverGrpc(client: ServiceClient<typeof IdentityService>): IdentityPort {
   return {
     async checkCredentials({ email, password, origin }) {
       const response = await client.checkCredentials({ email, password, origin });
-      return {
-        user: toUser(response.user),
-        sessionId: response.sessionId,
-        authTime: Number(response.authTime),
-      };
+      if (response.mfaToken !== undefined) return { mfaToken: response.mfaToken };
+      return toCheckedCredentials(response);
+    },
+    async completeSecondFactor({ mfaToken, code, origin }) {
+      return toCheckedCredentials(await client.completeSecondFactor({ mfaToken, code, origin }));
     },
     async getUser(userId) {
       const response = await client.getUser({ userId });
@@ -31,8 +31,20 @@ export function identityOverGrpc(client: ServiceClient<typeof IdentityService>):
         user: toUser(response.user),
         authTime: Number(response.authTime),
         csrfToken: response.csrfToken,
+        amr: response.amr,
       };
     },
+  };
+}
+
+function toCheckedCredentials(
+  response: Pick<CheckCredentialsResponse, 'user' | 'sessionId' | 'authTime' | 'amr'>,
+): CheckedCredentials {
+  return {
+    user: toUser(response.user),
+    sessionId: response.sessionId,
+    authTime: Number(response.authTime),
+    amr: response.amr,
   };
 }
 

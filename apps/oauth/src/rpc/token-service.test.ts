@@ -74,7 +74,21 @@ describe('LoginFirstParty', () => {
     const { payload, protectedHeader } = await oauth.verifyWithJwks(tokens.accessToken);
     expect(protectedHeader).toEqual({ alg: 'EdDSA', typ: 'at+jwt', kid: expect.any(String) });
     expect(Object.keys(payload).sort()).toEqual(
-      ['aud', 'client_id', 'email', 'email_verified', 'exp', 'iat', 'iss', 'jti', 'sid', 'sub'].sort(),
+      // RFC 9068 section 2.2.1 acr and auth_time (docs/strong-authentication.md #13).
+      [
+        'acr',
+        'aud',
+        'auth_time',
+        'client_id',
+        'email',
+        'email_verified',
+        'exp',
+        'iat',
+        'iss',
+        'jti',
+        'sid',
+        'sub',
+      ].sort(),
     );
     expect(payload).toMatchObject({
       iss: 'http://localhost:3000',

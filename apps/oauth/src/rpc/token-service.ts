@@ -11,7 +11,7 @@ import type { ServiceImplementation } from '@authz/shared/grpc';
 import type { RequestOrigin } from '../protocol/identity-port.js';
 import type { Introspection } from '../protocol/introspection/introspection-result.js';
 import { introspect } from '../protocol/introspection/introspection.js';
-import { loginFirstParty } from '../protocol/first-party/login-first-party.js';
+import { completeFirstPartyLogin, loginFirstParty } from '../protocol/first-party/login-first-party.js';
 import { logout } from '../protocol/first-party/logout.js';
 import type { Registry } from '../registry.js';
 import { revoke } from '../protocol/revocation/revocation.js';
@@ -26,7 +26,10 @@ import type { PresentedDpopProof } from '../protocol/dpop/dpop-binding.js';
 export function tokenServiceImplementation(deps: Registry): ServiceImplementation<typeof TokenService> {
   return {
     async loginFirstParty({ email, password, origin }) {
-      return { tokens: await loginFirstParty(deps, { email, password, origin: fromWire(origin) }) };
+      return loginFirstParty(deps, { email, password, origin: fromWire(origin) });
+    },
+    async completeFirstPartyLogin({ mfaToken, code, origin }) {
+      return { tokens: await completeFirstPartyLogin(deps, { mfaToken, code, origin: fromWire(origin) }) };
     },
     async token(request) {
       const posted = postedFromWire(request);
@@ -83,7 +86,7 @@ function dpopFromWire(dpop: WireDpopProof | undefined): PresentedDpopProof | und
 
 function introspectionToWire(result: Introspection): MessageInitShape<typeof IntrospectResponseSchema> {
   if (!result.active) return { active: false };
-  const { aud, exp, iat, ...token } = result.token;
+  const { aud, exp, iat, authTime, ...token } = result.token;
   return {
     active: true,
     token: {
@@ -93,6 +96,7 @@ function introspectionToWire(result: Introspection): MessageInitShape<typeof Int
         : { case: 'audience', value: aud },
       exp: BigInt(exp),
       iat: BigInt(iat),
+      ...(authTime === undefined ? {} : { authTime: BigInt(authTime) }),
     },
   };
 }

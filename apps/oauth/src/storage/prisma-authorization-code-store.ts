@@ -37,6 +37,7 @@ export class PrismaAuthorizationCodeStore implements AuthorizationCodeStore {
       ...(row.nonce === null ? {} : { nonce: row.nonce }),
       ...(row.dpopJkt === null ? {} : { dpopJkt: row.dpopJkt }),
       authTime: Math.floor(row.authTime.getTime() / 1000),
+      amr: row.amr,
       expiresAt: row.expiresAt,
       redeemedAt: row.redeemedAt,
       consentRevokedAt: row.consent.revokedAt,

@@ -17,7 +17,13 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
   ): Promise<string> {
     const id = randomUUID();
     await this.prisma.refreshTokenFamily.create({
-      data: { ...family, id, tokens: { create: { ...first, id: randomUUID() } } },
+      data: {
+        ...family,
+        authTime:
+          family.authTime === undefined || family.authTime === null ? null : new Date(family.authTime * 1000),
+        id,
+        tokens: { create: { ...first, id: randomUUID() } },
+      },
     });
     return id;
   }
@@ -42,6 +48,8 @@ export class PrismaRefreshTokenStore implements RefreshTokenStore {
         scope: family.scope,
         resources: family.resources,
         consentId: family.consentId,
+        amr: family.amr,
+        authTime: family.authTime === null ? null : Math.floor(family.authTime.getTime() / 1000),
         // A revoked consent kills its families even before they are marked revoked.
         revokedAt: family.revokedAt ?? family.consent?.revokedAt ?? null,
         ...(family.dpopJkt ? { dpopJkt: family.dpopJkt } : {}),

@@ -60,6 +60,18 @@ export class InvalidTokenError extends ApiError {
   }
 }
 
+/**
+ * docs/strong-authentication.md #3: a wrong, replayed or already used authenticator-app or
+ * recovery code. One body for every case, so a replay does not confirm a code was right.
+ */
+export class InvalidCodeError extends ApiError {
+  readonly code = 'INVALID_CODE';
+  readonly statusCode = 400;
+  constructor(init?: ErrorInit) {
+    super('Invalid code', init);
+  }
+}
+
 /** docs/decisions.md #19: the body is fixed, the message is the token itself. */
 export class InvalidCsrfTokenError extends ApiError {
   readonly code = 'INVALID_CSRF_TOKEN';

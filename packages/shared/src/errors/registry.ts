@@ -31,6 +31,7 @@ register((init) => new api.MalformedRequestError(init));
 register((init) => new api.RequestTimeoutError(init));
 register((init) => new api.RequestHeaderFieldsTooLargeError(init));
 register((init) => new api.InvalidTokenError(init));
+register((init) => new api.InvalidCodeError(init));
 register((init) => new api.InvalidCsrfTokenError(init));
 register((init) => new api.UnauthorizedError(init));
 register((init) => new api.InvalidCredentialsError(init));

@@ -34,6 +34,12 @@ const SECRET_KEYS = [
   'deviceCode',
   'user_code',
   'userCode',
+  // docs/strong-authentication.md #6: the second step's token, and recovery codes.
+  'mfa_token',
+  'mfaToken',
+  'sessionToken',
+  'recoveryCodes',
+  'otpauthUri',
 ];
 
 export const REDACTED_PATHS = [

@@ -60,3 +60,4 @@ export const HOSTED_PAGE_PATHS = {
 export const WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS = 300;
 export { holdsUnstorableString, isStorableText } from './storable-text.js';
 export { DEVICE_CODE_GRANT_TYPE, DEVICE_PAGE_PATHS } from './device-pages.js';
+export { ACR_MFA, ACR_PASSWORD, ACR_VALUES_SUPPORTED, acrOf, satisfiesAcr } from './acr.js';

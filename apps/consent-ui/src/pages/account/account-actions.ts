@@ -17,13 +17,18 @@ import { accountPage, WRONG_PASSWORD } from './account-page.js';
 type Deps = Pick<
   Registry,
   'identity' | 'links' | 'accounts' | 'accountLinks' | 'federation' | 'federationLinks'
+  | 'secondFactors'
+  | 'strongAuthLinks'
 >;
 
 /**
  * Every POST of the account page checks, in order, the session, then its CSRF token compared in
  * constant time (docs/decisions.md #17, #19), before anything acts (docs/hosted-pages.md #8).
  */
-async function checkedSession(deps: Deps, request: PageRequest): Promise<BrowserSession | PageResult> {
+export async function checkedSession(
+  deps: Pick<Deps, 'identity' | 'links'>,
+  request: PageRequest,
+): Promise<BrowserSession | PageResult> {
   const session = await findBrowserSession(deps, request.cookies);
   if (!session) return signInRequiredPage(deps);
   const sent = request.form.get('csrf_token');
@@ -31,7 +36,7 @@ async function checkedSession(deps: Deps, request: PageRequest): Promise<Browser
   return session;
 }
 
-const isPage = (value: BrowserSession | PageResult): value is PageResult => 'status' in value;
+export const isPage = (value: BrowserSession | PageResult): value is PageResult => 'status' in value;
 
 /** POST /ui/account/name: sets the name, or removes it when the field is empty. */
 export async function submitName(deps: Deps, request: PageRequest): Promise<PageResult> {

@@ -6,10 +6,18 @@ import type { Registry } from '../../registry.js';
 import { ACCOUNT_NOTICES, type AccountNotice } from './account-links.js';
 import type { AccountSession } from './account-port.js';
 import { federationAccountSection } from '../federation/federation-account-section.js';
+import { authenticatorAppSection } from '../strong-auth/authenticator-app-section.js';
 
 type Deps = Pick<
   Registry,
-  'identity' | 'links' | 'accounts' | 'accountLinks' | 'federation' | 'federationLinks'
+  | 'identity'
+  | 'links'
+  | 'accounts'
+  | 'accountLinks'
+  | 'federation'
+  | 'federationLinks'
+  | 'secondFactors'
+  | 'strongAuthLinks'
 >;
 
 /** What the delete form says when the password was wrong (docs/hosted-pages.md #28). */
@@ -97,6 +105,7 @@ export async function accountPage(
           <div class="actions"><button type="submit" class="secondary">Sign out</button></div>
         </form>
       </section>
+      ${await authenticatorAppSection(deps, session, csrf)}
       ${signInMethods}
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete account</h2>

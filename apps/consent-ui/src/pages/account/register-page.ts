@@ -1,4 +1,10 @@
-import { ConflictError, RateLimitedError, ValidationError, type FieldViolation } from '@authz/shared/errors';
+import {
+  ConflictError,
+  RateLimitedError,
+  ValidationError,
+  type FieldViolation,
+  InternalError,
+} from '@authz/shared/errors';
 import {
   isPreSessionCsrfTokenValid,
   isPreSessionShaped,
@@ -88,7 +94,11 @@ export async function submitRegister(deps: Deps, request: PageRequest): Promise<
     }
     throw error;
   }
-  const sessionToken = await deps.identity.signIn({ email, password, origin: request.origin });
+  const signIn = await deps.identity.signIn({ email, password, origin: request.origin });
+  // A new account has no second factor yet (docs/strong-authentication.md #6).
+  if (signIn.mfaToken !== undefined)
+    throw new InternalError({ detail: 'a new account asked for a second step' });
+  const { sessionToken } = signIn;
   const next = handle === undefined ? deps.accountLinks.account() : deps.links.resume(handle);
   return signedIn(redirectPage(303, next, [clearedLoginCookie()]), sessionToken);
 }

@@ -12,6 +12,8 @@ export interface PendingAuthorization {
   loginRequired: boolean;
   /** The origin of the client's redirect URI, where the sign-in may end. */
   redirectOrigin: string;
+  /** acr_values asked for a class the session must reach first (docs/strong-authentication.md #14). */
+  acrRequired?: string;
 }
 
 export interface ConsentPrompt {

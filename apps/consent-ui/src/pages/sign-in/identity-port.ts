@@ -22,14 +22,20 @@ export interface SessionView {
   emailVerified: boolean;
   /** The name the user set (interface.md 4.10), absent until set. */
   name?: string;
+  /** RFC 8176 methods of the session's last real authentication (docs/strong-authentication.md #5). */
+  amr: string[];
 }
+
+/** A session's cookie value, or the mfa_token of a second step still due (docs/strong-authentication.md #6). */
+export type SignInResult = { sessionToken: string; mfaToken?: undefined } | { mfaToken: string };
 
 export interface IdentityPort {
   /**
-   * CheckCredentials with browser_session: opens a session and answers its cookie value.
-   * InvalidCredentialsError, ValidationError or RateLimitedError when refused.
+   * CheckCredentials with browser_session: opens a session and answers its cookie value, or
+   * the mfa_token of the second step. InvalidCredentialsError, ValidationError or
+   * RateLimitedError when refused.
    */
-  signIn(request: SignInRequest): Promise<string>;
+  signIn(request: SignInRequest): Promise<SignInResult>;
   /** GetBrowserSession: UnauthorizedError when the cookie value signs nobody in. */
   getBrowserSession(sessionToken: string): Promise<SessionView>;
 }

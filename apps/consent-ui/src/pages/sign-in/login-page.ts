@@ -21,6 +21,10 @@ import {
   type PageResult,
 } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
+import { secondStepPage } from '../strong-auth/second-step-page.js';
+import { stepUpPage } from '../strong-auth/step-up-page.js';
+import type { SignInResult } from './identity-port.js';
+import { afterSignIn, nextPageOf, type NextPage } from './after-sign-in.js';
 import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
@@ -38,36 +42,15 @@ type Deps = Pick<
   | 'accountLinks'
   | 'federation'
   | 'federationLinks'
+  | 'secondFactors'
+  | 'strongAuthLinks'
 >;
 
 /** interface.md 4.2: one message for an unknown email and a wrong password alike (no enumeration). */
 const SIGN_IN_FAILED = 'The email or password is incorrect.';
 
-/**
- * Where a plain sign-in (no pending authorization) may continue: our own pages, named, never a
- * URL taken from the request, so `next` cannot make an open redirector (RFC 9700 4.11).
- */
-const NEXT_PAGES = {
-  'wallet-link': (deps: Deps) => deps.walletLinks.link(),
-  'account-password': (deps: Deps) => deps.recoveryLinks.accountPassword(),
-  'account-email': (deps: Deps) => deps.recoveryLinks.accountEmail(),
-  account: (deps: Deps) => deps.accountLinks.account(),
-} as const;
-export type NextPage = keyof typeof NEXT_PAGES;
-
-function nextPageOf(value: string | null | undefined): NextPage | undefined {
-  return value !== null && value !== undefined && Object.hasOwn(NEXT_PAGES, value)
-    ? (value as NextPage)
-    : undefined;
-}
-
 function isRecentSignIn(authTime: number): boolean {
   return authTime * 1000 >= Date.now() - WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS * 1000;
-}
-
-function afterSignIn(deps: Deps, handle: string | undefined, next: NextPage | undefined): string {
-  if (handle !== undefined) return deps.links.resume(handle);
-  return next === undefined ? deps.links.login() : NEXT_PAGES[next](deps);
 }
 
 /**
@@ -97,6 +80,11 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
     pending = handle === undefined ? undefined : await deps.authorization.getPendingAuthorization(handle);
   } catch (error) {
     return refusalPage(deps, error);
+  }
+  // docs/strong-authentication.md #14: a signed-in user whose session is too weak adds a factor.
+  if (pending?.acrRequired !== undefined && !pending.loginRequired) {
+    const stepUp = await stepUpPage(deps, request, handle!, pending);
+    if (stepUp) return stepUp;
   }
   const held = request.cookies[LOGIN_COOKIE];
   const preSession = isPreSessionShaped(held) ? held : newPreSession();
@@ -132,9 +120,9 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
   }
   if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
   const email = request.form.get('email') ?? '';
-  let sessionToken: string;
+  let signIn: SignInResult;
   try {
-    sessionToken = await deps.identity.signIn({
+    signIn = await deps.identity.signIn({
       email,
       password: request.form.get('password') ?? '',
       origin: request.origin,
@@ -147,9 +135,15 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
     }
     throw error;
   }
+  // docs/strong-authentication.md #6: the password was right, the second step is due.
+  if (signIn.mfaToken !== undefined)
+    return secondStepPage(deps, 200, { handle, next, preSession, mfaToken: signIn.mfaToken });
   // The gateway sets the session cookie from the outcome (docs/hosted-pages.md #2); the
   // pre-session has served its purpose.
-  return signedIn(redirectPage(303, afterSignIn(deps, handle, next), [clearedLoginCookie()]), sessionToken);
+  return signedIn(
+    redirectPage(303, afterSignIn(deps, handle, next), [clearedLoginCookie()]),
+    signIn.sessionToken,
+  );
 }
 
 /** The form again, 401, with the generic message and the email as typed (never the password). */

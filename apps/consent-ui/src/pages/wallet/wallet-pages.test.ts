@@ -148,6 +148,8 @@ async function startIdentity(): Promise<{ url: string; close: () => Promise<void
   server.addService(IdentityService, {
     register: notHere,
     verifyEmail: notHere,
+    completeSecondFactor: notHere,
+    stepUpSession: notHere,
     resendVerification: notHere,
     getUser: notHere,
     endSession: notHere,

@@ -39,7 +39,8 @@ export function qrCodeRenderer({ entries = 256 }: { entries?: number } = {}): Qr
   };
 }
 
-async function render(text: string): Promise<QrCodeImage> {
+/** One QR code, drawn now and not kept: for images of secrets (an otpauth URI). */
+export async function render(text: string): Promise<QrCodeImage> {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: ERROR_CORRECTION });
   const dataUri = await QRCode.toDataURL(text, {
     type: 'image/png',

@@ -31,7 +31,13 @@ export const accountOperations: OperationDocs = {
       'API and logout accept. Attempts are limited per IP and per account (shared with the hosted sign-in page); an ' +
       'address the account signed in from lately is spared the per-account limit.',
     tag: 'Accounts',
-    responses: { 200: { description: 'Tokens. `Cache-Control: no-store`.' } },
+    responses: {
+      200: {
+        description:
+          'Tokens, or for an account with an authenticator app `{ mfa_required, mfa_token, methods }` and no ' +
+          'tokens: the second step is POST /auth/login/mfa. `Cache-Control: no-store`.',
+      },
+    },
     errors: {
       ...validation,
       401: '`INVALID_CREDENTIALS`: wrong email or password (which one is not told).',

@@ -9,6 +9,7 @@ import { deviceAuthorizationOperations } from './device-authorization.js';
 import { discoveryOperations } from './discovery.js';
 import { oauthOperations } from './oauth.js';
 import { registrationOperations } from './registration.js';
+import { secondFactorOperations } from './second-factors.js';
 import { systemOperations } from './system.js';
 import { walletOperations } from './wallet.js';
 
@@ -19,6 +20,7 @@ export const operations: OperationDocs = {
   ...accountOperations,
   ...accountRecoveryOperations,
   ...accountLifecycleOperations,
+  ...secondFactorOperations,
   ...oauthOperations,
   ...deviceAuthorizationOperations,
   ...registrationOperations,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signCompactJws } from '../../keys/compact-jws.js';
+import { authenticationClaims } from '../authentication-context/authentication-claims.js';
 import type { Actor } from '../delegation/actor.js';
 import type { Registry } from '../../registry.js';
 
@@ -12,6 +13,11 @@ export interface AccessTokenSubject {
   user?: { email: string; emailVerified: boolean };
   /** The identity session, for logout (docs/decisions.md #3). */
   sid?: string;
+  /**
+   * How and when the user authenticated: RFC 9068 section 2.2.1 acr, amr and auth_time, so that
+   * introspection can answer them (docs/strong-authentication.md #13).
+   */
+  authentication?: { amr: readonly string[]; authTime: number };
   /** RFC 8693 section 4.1: the acting party of a delegated token (docs/agents.md). */
   act?: Actor;
   /** Epoch seconds the token may not outlive (token exchange never extends, docs/decisions.md #12). */
@@ -44,6 +50,9 @@ export async function mintAccessToken(
     ...(subject.scope.length > 0 ? { scope: subject.scope.join(' ') } : {}),
     ...(subject.user ? { email: subject.user.email, email_verified: subject.user.emailVerified } : {}),
     ...(subject.sid ? { sid: subject.sid } : {}),
+    ...(subject.authentication
+      ? { ...authenticationClaims(subject.authentication.amr), auth_time: subject.authentication.authTime }
+      : {}),
     ...(subject.act ? { act: subject.act } : {}),
     ...(subject.dpopJkt ? { cnf: { jkt: subject.dpopJkt } } : {}),
     iss: config.issuer,

@@ -18,6 +18,8 @@ export interface NewAuthorizationCode {
   dpopJkt?: string;
   /** Epoch seconds. */
   authTime: number;
+  /** RFC 8176 methods of the session's authentication (docs/strong-authentication.md #5). */
+  amr: string[];
   expiresAt: Date;
 }
 

@@ -24,7 +24,7 @@ type Deps = Pick<Registry, 'keys' | 'config' | 'refreshTokens'>;
  */
 export type CodeGrantRecord = Pick<
   StoredAuthorizationCode,
-  'userId' | 'clientId' | 'sessionId' | 'consentId' | 'scope' | 'resources' | 'nonce' | 'authTime'
+  'userId' | 'clientId' | 'sessionId' | 'consentId' | 'scope' | 'resources' | 'nonce' | 'authTime' | 'amr'
 >;
 
 /**
@@ -53,6 +53,7 @@ export async function issueCodeTokens(
       user: { email: user.email, emailVerified: user.emailVerified },
       sid: code.sessionId,
       ...(dpop ? { dpopJkt: dpop.jkt } : {}),
+      authentication: { amr: code.amr, authTime: code.authTime },
     },
     now.getTime(),
   );
@@ -70,6 +71,7 @@ export async function issueCodeTokens(
           clientId: client.clientId,
           authTime: code.authTime,
           sessionId: code.sessionId,
+          amr: code.amr,
           ...(code.nonce === undefined ? {} : { nonce: code.nonce }),
           scope,
           signingAlg: client.idTokenSignedResponseAlg,
@@ -108,6 +110,8 @@ async function openFamily(
       resources: code.resources,
       consentId: code.consentId,
       ...(dpopJkt ? { dpopJkt } : {}),
+      amr: code.amr,
+      authTime: code.authTime,
     },
     first.stored,
   );

@@ -28,6 +28,8 @@ export interface AuthorizationRequest {
   prompt: Prompt[];
   /** OIDC max_age in seconds. */
   maxAge?: number;
+  /** The acr the session must reach, from acr_values (docs/strong-authentication.md #14). */
+  acrRequired?: string;
   state?: string;
   nonce?: string;
   /** RFC 9449 section 10: the DPoP key the code will be bound to (docs/par-and-dpop.md #10). */

@@ -1,4 +1,4 @@
-import { LoginRequiredError, OAuthError } from '@authz/shared/errors';
+import { InteractionRequiredError, LoginRequiredError, OAuthError } from '@authz/shared/errors';
 import type { AuthenticatedClient } from '../client-authentication/authenticated-client.js';
 import type { RequestOrigin } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
@@ -11,7 +11,7 @@ import {
 } from './authorization-outcome.js';
 import { readAuthorizationParameters, type AuthorizationParameters } from './authorization-parameters.js';
 import type { AuthorizationRequest } from './authorization-request.js';
-import { findBrowserSession, isLoginNeeded } from './browser-session.js';
+import { findBrowserSession, isLoginNeeded, isStepUpNeeded } from './browser-session.js';
 import { checkIdTokenHint } from './check-id-token-hint.js';
 import { checkRedirectUri, type CheckedRedirectUri } from './check-redirect-uri.js';
 import { continueAuthorization } from './continue-authorization.js';
@@ -102,6 +102,13 @@ async function authorizeTrusted(
       throw new LoginRequiredError({ message: 'The user must sign in' });
     }
     return redirectToLogin(deps, request, now, otherUser);
+  }
+  if (isStepUpNeeded(request, session)) {
+    // OIDC Core 3.1.2.6: signed in, but only the user can add the missing factor.
+    if (request.prompt.includes('none')) {
+      throw new InteractionRequiredError({ message: 'The user must complete a second authentication step' });
+    }
+    return redirectToLogin(deps, request, now);
   }
   return continueAuthorization(deps, request, session);
 }

@@ -2,6 +2,7 @@ import {
   findBrowserSession as findSession,
   requireBrowserSession as requireSession,
 } from '@authz/shared/sessions';
+import { acrOf, satisfiesAcr } from '@authz/shared/protocol';
 import type { BrowserSession } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 import type { AuthorizationRequest } from './authorization-request.js';
@@ -23,6 +24,17 @@ export function requireBrowserSession(
   sessionToken: string | undefined,
 ): Promise<BrowserSession> {
   return requireSession(sessionToken, (token) => identity.getBrowserSession(token));
+}
+
+/**
+ * docs/strong-authentication.md #14: a session whose acr is below the one acr_values asked
+ * for must step up (a second factor) before the authorization goes on.
+ */
+export function isStepUpNeeded(
+  request: Pick<AuthorizationRequest, 'acrRequired'>,
+  session: Pick<BrowserSession, 'amr'>,
+): boolean {
+  return request.acrRequired !== undefined && !satisfiesAcr(acrOf(session.amr), request.acrRequired);
 }
 
 /**

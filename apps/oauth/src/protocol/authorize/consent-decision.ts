@@ -77,6 +77,7 @@ export async function decideConsent(deps: Deps, decision: ConsentDecision): Prom
     userId: prompt.userId,
     sessionId: prompt.sessionId,
     authTime: prompt.authTime,
+    amr: prompt.amr ?? [],
     consentId: consent.id,
   });
 }

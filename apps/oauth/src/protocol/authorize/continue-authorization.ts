@@ -29,6 +29,7 @@ export async function continueAuthorization(
       userId: session.user.id,
       sessionId: session.sessionId,
       authTime: session.authTime,
+      amr: session.amr,
     });
     return redirectToHostedPage(deps.config.issuer, 'consent', handle);
   }
@@ -36,6 +37,7 @@ export async function continueAuthorization(
     userId: session.user.id,
     sessionId: session.sessionId,
     authTime: session.authTime,
+    amr: session.amr,
     consentId: consent.id,
   });
 }

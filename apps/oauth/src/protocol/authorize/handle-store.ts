@@ -37,6 +37,8 @@ export interface ConsentPrompt {
   sessionId: string;
   /** Epoch seconds (OIDC auth_time of that session). */
   authTime: number;
+  /** RFC 8176 methods of that session's authentication (docs/strong-authentication.md #5). */
+  amr?: string[];
 }
 
 /** A logout waiting for the user's confirmation, bound to the browser session that saw it (interface.md 4.3). */

@@ -11,6 +11,8 @@ export interface CodeHolder {
   sessionId: string;
   /** Epoch seconds. */
   authTime: number;
+  /** RFC 8176 methods of the session's authentication (docs/strong-authentication.md #5). */
+  amr: string[];
   consentId: string;
 }
 
@@ -40,6 +42,7 @@ export async function issueAuthorizationCode(
     ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
     ...(request.dpopJkt === undefined ? {} : { dpopJkt: request.dpopJkt }),
     authTime: holder.authTime,
+    amr: holder.amr,
     expiresAt: new Date(Date.now() + config.authorizationCodeTtlSeconds * 1000),
   });
   return redirectToClient(config.issuer, request, { code });

@@ -5,7 +5,7 @@ import {
   redirectToHostedPage,
   type AuthorizationOutcome,
 } from './authorization-outcome.js';
-import { findBrowserSession } from './browser-session.js';
+import { findBrowserSession, isStepUpNeeded } from './browser-session.js';
 import { continueAuthorization } from './continue-authorization.js';
 import type { PendingAuthorization } from './handle-store.js';
 import {
@@ -47,7 +47,7 @@ export async function resumeAuthorization(
     throw notFound();
   }
   const session = await findBrowserSession(deps, sessionToken);
-  if (!session || !isFreshEnough(pending, session.authTime)) {
+  if (!session || !isFreshEnough(pending, session.authTime) || isStepUpNeeded(pending.request, session)) {
     return redirectToHostedPage(deps.config.issuer, 'login', handle);
   }
   const taken = await deps.pendingAuthorizations.take(handle);
@@ -65,6 +65,8 @@ export interface PendingAuthorizationView {
   clientName: string;
   scopes: string[];
   loginRequired: boolean;
+  /** The acr the session must reach first (docs/strong-authentication.md #14). */
+  acrRequired?: string;
   /** Where the flow ends: the sign-in form's CSP form-action must allow it. */
   redirectOrigin: string;
 }
@@ -86,6 +88,7 @@ export async function getPendingAuthorization(
     clientName,
     scopes: scope,
     loginRequired: pending.freshLoginRequired,
+    ...(pending.request.acrRequired === undefined ? {} : { acrRequired: pending.request.acrRequired }),
     redirectOrigin: new URL(redirectUri).origin,
   };
 }

@@ -6,6 +6,7 @@ import type { AuthorizationRequest } from './authorization-request.js';
 import type { ClientRedirectTarget } from './authorization-outcome.js';
 import { checkClientGrant } from './check-client-grant.js';
 import { checkDuplicatedParameters } from './check-duplicated-parameters.js';
+import { checkAcrValues } from './check-acr-values.js';
 import { checkMaxAge } from './check-max-age.js';
 import { checkPkceChallenge } from '../pkce/check-pkce-challenge.js';
 import { checkPrompt } from './check-prompt.js';
@@ -36,6 +37,7 @@ export function validateAuthorizationRequest(
   const prompt = checkPrompt(values);
   const maxAge = checkMaxAge(values);
   const dpop = checkDpopJkt(values);
+  const acrRequired = checkAcrValues(values);
   return {
     clientId: client.clientId,
     clientName: client.name,
@@ -47,6 +49,7 @@ export function validateAuthorizationRequest(
     codeChallenge,
     prompt,
     ...(maxAge === undefined ? {} : { maxAge }),
+    ...(acrRequired === undefined ? {} : { acrRequired }),
     ...checkStateAndNonce(values),
     ...dpop,
   };

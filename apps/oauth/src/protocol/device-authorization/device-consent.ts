@@ -63,6 +63,7 @@ export async function decideDeviceConsent(
     userId: prompt.userId,
     sessionId: prompt.sessionId,
     authTime: prompt.authTime,
+    amr: prompt.amr,
     consentId: consent.id,
   };
   if (!(await deps.deviceGrants.decide(grant.deviceCodeHash, { approval }))) throw decided();

@@ -23,6 +23,8 @@ export interface DeviceApproval {
   sessionId: string;
   /** Epoch seconds (OIDC auth_time of that session). */
   authTime: number;
+  /** RFC 8176 methods of the approving session (docs/strong-authentication.md #13). */
+  amr: string[];
   consentId: string;
 }
 

@@ -16,4 +16,6 @@ export interface DeviceConsentPrompt {
   sessionId: string;
   /** Epoch seconds (OIDC auth_time of that session). */
   authTime: number;
+  /** RFC 8176 methods of that session, for the tokens' acr and amr (docs/strong-authentication.md #13). */
+  amr: string[];
 }

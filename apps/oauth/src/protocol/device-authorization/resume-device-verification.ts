@@ -27,6 +27,7 @@ export async function resumeDeviceVerification(
     userId: session.user.id,
     sessionId: session.sessionId,
     authTime: session.authTime,
+    amr: session.amr,
   });
   const query = new URLSearchParams({ handle: prompt }).toString();
   return { redirectTo: `${deps.config.issuer}${DEVICE_PAGE_PATHS.consent}?${query}` };

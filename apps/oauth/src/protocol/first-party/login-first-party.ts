@@ -1,6 +1,6 @@
 import { mintAccessToken } from '../access-token/access-token.js';
 import { FIRST_PARTY_CLIENT } from './first-party-client.js';
-import type { RequestOrigin } from '../identity-port.js';
+import type { CheckedCredentials, RequestOrigin } from '../identity-port.js';
 import { createRefreshToken } from '../refresh-token/refresh-token-family.js';
 import type { Registry } from '../../registry.js';
 import type { TokenSet } from '../token/token-set.js';
@@ -11,13 +11,42 @@ export interface LoginFirstPartyRequest {
   origin: RequestOrigin;
 }
 
+export interface CompleteFirstPartyLoginRequest {
+  mfaToken: string;
+  code: string;
+  origin: RequestOrigin;
+}
+
+/** Tokens, or the mfa_token of a second step still to come (docs/strong-authentication.md #6). */
+export type FirstPartyLogin = { tokens: TokenSet } | { mfaToken: string };
+
 /**
  * interface.md 4.2 POST /auth/login (docs/decisions.md #2, #6): identity checks the credentials and opens
  * a session; oauth mints a first-party access token and opens a refresh-token family. No
  * scope is requested, so none is granted (docs/decisions.md #8), and no ID token is issued.
+ * An account with a second factor gets no tokens yet, only the mfa_token identity answered.
  */
-export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRequest): Promise<TokenSet> {
-  const { user, sessionId } = await deps.identity.checkCredentials(request);
+export async function loginFirstParty(
+  deps: Registry,
+  request: LoginFirstPartyRequest,
+): Promise<FirstPartyLogin> {
+  const checked = await deps.identity.checkCredentials(request);
+  if ('mfaToken' in checked) return { mfaToken: checked.mfaToken };
+  return { tokens: await issueFirstPartyTokens(deps, checked) };
+}
+
+/** POST /auth/login/mfa (docs/strong-authentication.md #6): the second step, then the same tokens. */
+export async function completeFirstPartyLogin(
+  deps: Registry,
+  request: CompleteFirstPartyLoginRequest,
+): Promise<TokenSet> {
+  return issueFirstPartyTokens(deps, await deps.identity.completeSecondFactor(request));
+}
+
+async function issueFirstPartyTokens(
+  deps: Registry,
+  { user, sessionId, amr, authTime }: CheckedCredentials,
+): Promise<TokenSet> {
   const now = new Date();
   const accessToken = await mintAccessToken(
     deps,
@@ -28,6 +57,7 @@ export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRe
       scope: [],
       user: { email: user.email, emailVerified: user.emailVerified },
       sid: sessionId,
+      authentication: { amr, authTime },
     },
     now.getTime(),
   );
@@ -40,6 +70,8 @@ export async function loginFirstParty(deps: Registry, request: LoginFirstPartyRe
       scope: '',
       resources: [],
       consentId: null,
+      amr,
+      authTime,
     },
     refreshToken.stored,
   );

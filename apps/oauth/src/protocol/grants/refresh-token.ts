@@ -53,6 +53,10 @@ export async function handle(deps: Registry, { client, parameters, dpop }: Grant
       user: { email: user.email, emailVerified: user.emailVerified },
       ...(stored.family.sessionId ? { sid: stored.family.sessionId } : {}),
       ...(dpop ? { dpopJkt: dpop.jkt } : {}),
+      // docs/strong-authentication.md #13: a refresh is no new authentication.
+      ...(stored.family.authTime === null || stored.family.authTime === undefined
+        ? {}
+        : { authentication: { amr: stored.family.amr ?? [], authTime: stored.family.authTime } }),
     },
     now.getTime(),
   );

@@ -1,5 +1,6 @@
 import { signCompactJws, signRs256CompactJws } from '../../keys/compact-jws.js';
 import type { SigningAlg } from '../../keys/signing-key-store.js';
+import { authenticationClaims } from '../authentication-context/authentication-claims.js';
 import type { IdentityUser } from '../identity-port.js';
 import type { Registry } from '../../registry.js';
 
@@ -10,6 +11,8 @@ export interface IdTokenSubject {
   authTime: number;
   /** The identity session's public id (interface.md 4.3: the `sid` claim), never its cookie value. */
   sessionId: string;
+  /** RFC 8176 methods of that authentication; the acr follows from them (docs/strong-authentication.md #5). */
+  amr: readonly string[];
   nonce?: string;
   scope: readonly string[];
   /** The client's id_token_signed_response_alg (OIDC Dynamic Registration 2); EdDSA by default. */
@@ -36,6 +39,7 @@ export async function mintIdToken(
     auth_time: subject.authTime,
     // OIDC Back-Channel Logout 1.0 section 2.1: the session a logout token will name.
     sid: subject.sessionId,
+    ...authenticationClaims(subject.amr),
     ...(subject.nonce === undefined ? {} : { nonce: subject.nonce }),
     ...(user.name === undefined ? {} : { name: user.name }),
     ...(subject.scope.includes('email') ? { email: user.email, email_verified: user.emailVerified } : {}),

@@ -38,6 +38,23 @@ export async function introspectAccessToken(
     // RFC 8693 section 4.1 / RFC 7662 section 2.2: a delegated token is reported with its
     // actors, never as if the user held it alone (docs/agents.md #8).
     ...actOf(payload.act),
+    ...authenticationOf(payload),
+  };
+}
+
+// Our own signature vouches for the claims; they are copied as minted (RFC 9068 section 2.2.1).
+function authenticationOf(payload: Record<string, unknown>): {
+  acr?: string;
+  amr?: string[];
+  authTime?: number;
+} {
+  const { acr, amr, auth_time: authTime } = payload;
+  return {
+    ...(typeof acr === 'string' ? { acr } : {}),
+    ...(Array.isArray(amr) && amr.every((value) => typeof value === 'string')
+      ? { amr: amr as string[] }
+      : {}),
+    ...(typeof authTime === 'number' ? { authTime } : {}),
   };
 }
 

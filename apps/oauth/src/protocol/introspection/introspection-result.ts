@@ -22,6 +22,10 @@ export interface IntrospectedToken {
   cnfJkt?: string;
   /** RFC 8693 section 4.1: a delegated token's actor chain, as the token has it (docs/agents.md #8). */
   act?: Actor;
+  /** A user's token: OIDC acr, RFC 8176 amr and auth_time as minted (docs/strong-authentication.md #13). */
+  acr?: string;
+  amr?: string[];
+  authTime?: number;
 }
 
 /** interface.md 4.3: anything not active for the caller is `{ active: false }` and nothing more. */

@@ -11,6 +11,10 @@ export interface RefreshTokenFamily {
   resources: string[];
   /** The consent a code redemption issued it under; null for first-party login. */
   consentId: string | null;
+  /** RFC 8176 methods of the authentication the family began with (docs/strong-authentication.md #13). */
+  amr?: string[];
+  /** Epoch seconds of that authentication; null when unknown (families older than the column). */
+  authTime?: number | null;
   /** When the family, or the consent it was issued under, was revoked. */
   revokedAt: Date | null;
   /** RFC 9449 section 5: the DPoP key a public client's family is bound to (docs/par-and-dpop.md #10). */

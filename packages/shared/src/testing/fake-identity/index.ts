@@ -42,8 +42,8 @@ export interface RecordedSignIn {
 export interface FakeIdentityOptions {
   /**
    * RPCs a test answers its own way, replacing the double's (or its "not implemented"
-   * InternalError for Register, VerifyEmail, ResendVerification, EnsureDeveloper and the wallet
-   * RPCs).
+   * InternalError for Register, VerifyEmail, ResendVerification, EnsureDeveloper, CompleteSecondFactor,
+   * StepUpSession and the wallet RPCs).
    */
   rpcs?: Partial<IdentityImplementation>;
 }
@@ -109,6 +109,8 @@ export class FakeIdentity {
       ensureDeveloper: notHere,
       signInWithWallet: notHere,
       linkWalletCredential: notHere,
+      completeSecondFactor: notHere,
+      stepUpSession: notHere,
       checkCredentials: async ({ email, password, browserSession, origin }) => {
         this.signIns.push({ email, browserSession, origin });
         if (this.rateLimited.has(email)) throw new RateLimitedError();

@@ -1,0 +1,19 @@
+/** The hosted pages of strong authentication (docs/interface.md 4.11), under the issuer's path (links.ts). */
+export const STRONG_AUTH_PAGE_PATHS = {
+  secondStep: '/ui/login/mfa',
+  stepUp: '/ui/login/step-up',
+  totpBegin: '/ui/account/totp',
+  totpConfirm: '/ui/account/totp/confirm',
+  totpRemove: '/ui/account/totp/remove',
+} as const;
+
+export type StrongAuthLinks = { [Name in keyof typeof STRONG_AUTH_PAGE_PATHS]: () => string };
+
+export function strongAuthLinks(issuer: string): StrongAuthLinks {
+  const base = new URL(issuer).pathname.replace(/\/+$/, '');
+  const entries = Object.entries(STRONG_AUTH_PAGE_PATHS).map(([name, path]) => [
+    name,
+    () => `${base}${path}`,
+  ]);
+  return Object.fromEntries(entries) as StrongAuthLinks;
+}
