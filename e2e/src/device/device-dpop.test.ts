@@ -31,7 +31,9 @@ async function pollWithProof(
 ): Promise<Poll> {
   const tokenUrl = `${flow.suite.baseUrl}/oauth/token`;
   const { fields, headers } = clientCredentials(client);
-  const proof = key ? { dpop: await dpopProof(key, { method: 'POST', url: tokenUrl, nonce }) } : {};
+  const proof: Record<string, string> = key
+    ? { dpop: await dpopProof(key, { method: 'POST', url: tokenUrl, nonce }) }
+    : {};
   const response = await fetch(tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, ...proof },
