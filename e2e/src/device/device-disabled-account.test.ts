@@ -83,5 +83,12 @@ describe('a disabled account and the device grant', () => {
 
     const poll = await pollDevice(flow, client, device_code);
     expect({ status: poll.status, body: poll.body }).toEqual({ status: 400, body: INVALID_GRANT });
+    // The refusal spent the device code; enabling the account does not bring it back.
+    await setDisabled(admin, user.id, false);
+    const again = await pollDevice(flow, client, device_code);
+    expect({ status: again.status, body: again.body }).toEqual({
+      status: 400,
+      body: { ...INVALID_GRANT, error_description: 'The device code was already used' },
+    });
   });
 });
