@@ -105,8 +105,7 @@ export async function accountPage(
           <div class="actions"><button type="submit" class="secondary">Sign out</button></div>
         </form>
       </section>
-      ${await authenticatorAppSection(deps, session, csrf)}
-      ${signInMethods}
+      ${await authenticatorAppSection(deps, session, csrf)} ${signInMethods}
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete account</h2>
         <p>
