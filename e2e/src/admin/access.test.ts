@@ -9,7 +9,7 @@ import {
   NOT_FOUND,
   runGrantAdmin,
   type AuditEventView,
-} from './admin-scenes.js';
+} from '../support/admin-scenes.js';
 
 // interface.md 4.15: who may use the operator API, and the grant-admin command run as the
 // operator runs it (a child process on this file's database).

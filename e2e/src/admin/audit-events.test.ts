@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
-import { adminCall, newAccount, newAdmin, type AuditEventView } from './admin-scenes.js';
+import { adminCall, newAccount, newAdmin, type AuditEventView } from '../support/admin-scenes.js';
 
 // interface.md 4.15 GET /admin/audit-events: newest first, the admin's own actions included,
 // filters and keyset pages (docs/admin-api.md #6, #8).

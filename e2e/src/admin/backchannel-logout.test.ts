@@ -9,7 +9,7 @@ import {
 } from '../support/code-flow.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
 import { TestBrowser } from '../support/test-browser.js';
-import { adminCall, newAdmin, type Account } from './admin-scenes.js';
+import { adminCall, newAdmin, type Account } from '../support/admin-scenes.js';
 
 // docs/admin-api.md #4 with interface.md 4.3: the sessions an admin ends (disabling, or
 // sessions/revoke) reach the client authorized in them as a Back-Channel Logout 1.0 token.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/clients.js';
 import { requestToken } from '../support/tokens.js';
 import { useDevelopers } from '../support/use-developers.js';
-import { adminCall, newAdmin, type Account, type AuditEventView } from './admin-scenes.js';
+import { adminCall, newAdmin, type Account, type AuditEventView } from '../support/admin-scenes.js';
 
 // interface.md 4.15 clients of every developer: the list across developers and the changes of
 // docs/admin-api.md #11 (the environment by the set-environment command's rules).

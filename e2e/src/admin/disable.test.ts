@@ -25,7 +25,7 @@ import {
   signInTokens,
   type AdminUserView,
   type AuditEventView,
-} from './admin-scenes.js';
+} from '../support/admin-scenes.js';
 
 // interface.md 4.15 accounts: disabling (docs/admin-api.md #4), enabling, ending sessions, the
 // forced password reset and deletion, end to end through the gateway with a browser for the

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
-import { adminCall, newAdmin } from './admin-scenes.js';
+import { adminCall, newAdmin } from '../support/admin-scenes.js';
 
 // docs/admin-api.md #12: one budget per admin over every admin route, whatever the address.
 const context = useSuite({

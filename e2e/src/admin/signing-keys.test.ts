@@ -2,7 +2,7 @@ import { decodeProtectedHeader } from 'jose';
 import { expect, it, vi } from 'vitest';
 import { basicAuth, newClient, requestToken, verifyAtJwks } from '../support/tokens.js';
 import { useDevelopers } from '../support/use-developers.js';
-import { adminCall, newAdmin, type AuditEventView } from './admin-scenes.js';
+import { adminCall, newAdmin, type AuditEventView } from '../support/admin-scenes.js';
 
 // interface.md 4.15 signing keys: the two-phase rotation of docs/tokens.md #7 through the API
 // (docs/admin-api.md #10). Keys reload every second here.

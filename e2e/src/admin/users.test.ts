@@ -3,7 +3,7 @@ import { openTestPool } from '@authz/shared/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
-import { adminCall, newAdmin, type Account, type AdminUserView } from './admin-scenes.js';
+import { adminCall, newAdmin, type Account, type AdminUserView } from '../support/admin-scenes.js';
 
 // interface.md 4.15 GET /admin/users: search and keyset pagination (docs/admin-api.md #6) over
 // 250 accounts written straight into identity's table (sign-up would hash 250 passwords).

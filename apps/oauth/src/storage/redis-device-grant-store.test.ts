@@ -38,7 +38,7 @@ function newGrant(overrides: Partial<NewDeviceGrant> = {}): NewDeviceGrant {
   };
 }
 
-const approval = { userId: 'u', sessionId: 's', authTime: 1, amr: ['pwd'], consentId: 'c' };
+const approval = { userId: 'u', sessionId: 's', authTime: 1, amr: ['pwd', 'otp', 'mfa'], consentId: 'c' };
 
 describe('RedisDeviceGrantStore', () => {
   it('refuses a user code that a live grant holds', async () => {

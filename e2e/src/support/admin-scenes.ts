@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { call, type ApiResponse } from '../support/clients.js';
-import type { Suite } from '../support/suite.js';
+import { call, type ApiResponse } from './clients.js';
+import type { Suite } from './suite.js';
 
 // Shared scenes of the operator API tests (interface.md 4.15).
 
