@@ -99,7 +99,16 @@ function checkKeyBinding(code: StoredAuthorizationCode, dpop: DpopBinding | unde
   }
 }
 
+// The tokens carry the code's session as their sid: a session ended between the code and its
+// exchange (logout, or an account disabled or deleted, docs/admin-api.md #4) would hand out
+// tokens of a dead session that no session end revokes (docs/authorization.md #23).
 async function codeUser(deps: Registry, code: StoredAuthorizationCode): Promise<IdentityUser> {
+  try {
+    await deps.accounts.requireUserSession(code.userId, code.sessionId);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw invalidGrant('session of the code ended');
+    throw error;
+  }
   try {
     return await deps.identity.getUser(code.userId);
   } catch (error) {

@@ -83,7 +83,7 @@ function checkDecided(grant: StoredDeviceGrant, tooFast: boolean, now: number): 
 
 // The tokens carry the approving session as their sid: a session ended between the approval and
 // the poll (logout, or an account disabled or deleted, docs/admin-api.md #4) would hand out
-// tokens of a dead session that no session end revokes (docs/device-grant.md, last item).
+// tokens of a dead session that no session end revokes (docs/device-grant.md #10).
 async function approvingUser(deps: Registry, approval: DeviceApproval): Promise<IdentityUser> {
   try {
     await deps.accounts.requireUserSession(approval.userId, approval.sessionId);

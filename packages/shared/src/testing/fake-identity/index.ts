@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { AccountService } from '@authz/proto/identity/v1/accounts';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import {
   InternalError,
@@ -90,8 +91,35 @@ export class FakeIdentity {
   /** Serves on a free loopback port; resolves with `127.0.0.1:<port>`. */
   async start(): Promise<string> {
     this.server.addService(IdentityService, { ...this.implementation(), ...this.options.rpcs });
+    this.server.addService(AccountService, this.accountImplementation());
     this.port = await this.server.listen('127.0.0.1', 0);
     return `127.0.0.1:${this.port}`;
+  }
+
+  /**
+   * Of AccountService only what the token endpoint asks: whether a session is still live (an
+   * open browser session not ended through EndSession). The other RPCs are "not implemented".
+   */
+  private accountImplementation(): ServiceImplementation<typeof AccountService> {
+    const notImplemented = async (): Promise<never> => {
+      throw new InternalError({ detail: 'not implemented by the test double' });
+    };
+    return {
+      listSessions: notImplemented,
+      getUserSession: async ({ userId, sessionId }) => {
+        const session = [...this.browserSessions.values()].find(
+          (open) => open.sessionId === sessionId && open.userId === userId,
+        );
+        const ended = this.endedSessions.some((end) => end.sessionId === sessionId);
+        if (!session || ended) throw new NotFoundError({ detail: 'no such live session' });
+        return { session: { id: sessionId, createdAt: BigInt(session.authTime * 1000), lastSeenAt: 0n } };
+      },
+      touchSession: async () => ({}),
+      updateProfile: notImplemented,
+      beginAccountDeletion: notImplemented,
+      completeAccountDeletion: notImplemented,
+      listPendingDeletions: notImplemented,
+    } as ServiceImplementation<typeof AccountService>;
   }
 
   close(): Promise<void> {
