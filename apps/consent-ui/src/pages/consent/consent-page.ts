@@ -1,20 +1,15 @@
-import { constantTimeEqual } from '@authz/shared/crypto';
 import { html } from '../../html/html.js';
 import type { ConsentPrompt } from '../authorization/authorization-port.js';
 import { findBrowserSession, type BrowserSession } from '../browser-session.js';
 import { outcomePage } from '../authorization/error-page.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
-import { csrfRefusal, documentPage, type PageResult } from '../shared/page-result.js';
+import { documentPage, type PageResult } from '../shared/page-result.js';
+import { readConsentDecision } from './consent-decision-form.js';
 import type { Registry } from '../../registry.js';
 import { clientIdentity } from './client-identity.js';
 import { describeScope } from './scope-wording.js';
-import {
-  badRequestPage,
-  expiredRequestPage,
-  refusalPage,
-  signInRequiredPage,
-} from '../status/status-pages.js';
+import { expiredRequestPage, refusalPage, signInRequiredPage } from '../status/status-pages.js';
 
 type Deps = Pick<Registry, 'identity' | 'authorization' | 'links'>;
 
@@ -42,19 +37,14 @@ export async function showConsentPage(deps: Deps, request: PageRequest): Promise
  * browser back to the client with a code or access_denied (RFC 6749 section 4.1.2.1).
  */
 export async function submitConsent(deps: Deps, request: PageRequest): Promise<PageResult> {
-  const session = await findBrowserSession(deps, request.cookies);
-  if (!session) return signInRequiredPage(deps);
-  const sent = request.form.get('csrf_token');
-  if (sent === undefined || !constantTimeEqual(sent, session.csrfToken)) return csrfRefusal();
-  const decision = request.form.get('decision');
-  if (decision !== 'allow' && decision !== 'deny') return badRequestPage(deps);
-  const handle = request.form.get('handle');
-  if (!isHandleShaped(handle)) return expiredRequestPage(deps);
+  const read = await readConsentDecision(deps, request);
+  if ('refused' in read) return read.refused;
+  const { session, allow, handle } = read.decision;
   try {
     const outcome = await deps.authorization.decideConsent({
       handle,
       sessionToken: session.token,
-      allow: decision === 'allow',
+      allow,
       origin: request.origin,
     });
     return outcomePage(deps, outcome, 303);

@@ -1,17 +1,12 @@
-import { constantTimeEqual } from '@authz/shared/crypto';
 import { html } from '../../html/html.js';
 import { findBrowserSession, type BrowserSession } from '../browser-session.js';
 import { describeScope } from '../consent/scope-wording.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
-import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import { documentPage, redirectPage, type PageResult } from '../shared/page-result.js';
+import { readConsentDecision } from '../consent/consent-decision-form.js';
 import type { Registry } from '../../registry.js';
-import {
-  badRequestPage,
-  expiredRequestPage,
-  refusalPage,
-  signInRequiredPage,
-} from '../status/status-pages.js';
+import { expiredRequestPage, refusalPage, signInRequiredPage } from '../status/status-pages.js';
 import type { DeviceConsent } from './device-port.js';
 
 type Deps = Pick<Registry, 'identity' | 'device' | 'deviceLinks' | 'links'>;
@@ -44,19 +39,14 @@ export async function showDeviceConsentPage(deps: Deps, request: PageRequest): P
  * learns the answer at its next poll (RFC 8628 section 3.5).
  */
 export async function submitDeviceConsent(deps: Deps, request: PageRequest): Promise<PageResult> {
-  const session = await findBrowserSession(deps, request.cookies);
-  if (!session) return signInRequiredPage(deps);
-  const sent = request.form.get('csrf_token');
-  if (sent === undefined || !constantTimeEqual(sent, session.csrfToken)) return csrfRefusal();
-  const decision = request.form.get('decision');
-  if (decision !== 'allow' && decision !== 'deny') return badRequestPage(deps);
-  const handle = request.form.get('handle');
-  if (!isHandleShaped(handle)) return expiredRequestPage(deps);
+  const read = await readConsentDecision(deps, request);
+  if ('refused' in read) return read.refused;
+  const { session, allow, handle } = read.decision;
   try {
     const { approved } = await deps.device.decideDeviceConsent({
       handle,
       sessionToken: session.token,
-      allow: decision === 'allow',
+      allow,
       origin: request.origin,
     });
     return redirectPage(303, approved ? deps.deviceLinks.approved() : deps.deviceLinks.denied());
