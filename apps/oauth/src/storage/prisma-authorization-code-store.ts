@@ -17,6 +17,25 @@ export class PrismaAuthorizationCodeStore implements AuthorizationCodeStore {
     });
   }
 
+  async saveRedeemed(
+    { authTime, nonce, ...code }: NewAuthorizationCode,
+    { refreshFamilyId, accessToken }: IssuedTokens,
+    now: Date,
+  ): Promise<void> {
+    await this.prisma.authorizationCode.create({
+      data: {
+        ...code,
+        id: randomUUID(),
+        nonce: nonce ?? null,
+        authTime: new Date(authTime * 1000),
+        redeemedAt: now,
+        refreshFamilyId: refreshFamilyId ?? null,
+        accessTokenJti: accessToken.jti,
+        accessTokenExpiresAt: new Date(accessToken.expiresAt * 1000),
+      },
+    });
+  }
+
   async findByHash(codeHash: string): Promise<StoredAuthorizationCode | undefined> {
     const row = await this.prisma.authorizationCode.findUnique({
       where: { codeHash },

@@ -58,4 +58,9 @@ export interface AuthorizationCodeStore {
   liveAccessTokensOfSession(sessionId: string, now: Date): Promise<LiveAccessToken[]>;
   /** The clients that were issued a code in an identity session, each once. */
   clientsOfSession(sessionId: string): Promise<string[]>;
+  /**
+   * Stores a grant redeemed at once with what it issued: a device code's approval
+   * (docs/device-grant.md #11), so the session, consent and account queries above find it.
+   */
+  saveRedeemed(code: NewAuthorizationCode, issued: IssuedTokens, now: Date): Promise<void>;
 }

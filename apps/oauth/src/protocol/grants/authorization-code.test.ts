@@ -66,6 +66,7 @@ function withReuseBeforeRecord(registry: Registry): Registry {
   const store = registry.authorizationCodes;
   const interleaved: AuthorizationCodeStore = {
     save: (code) => store.save(code),
+    saveRedeemed: (code, issued, now) => store.saveRedeemed(code, issued, now),
     findByHash: (hash) => store.findByHash(hash),
     redeem: (id, now) => store.redeem(id, now),
     markReused: (id, now) => store.markReused(id, now),

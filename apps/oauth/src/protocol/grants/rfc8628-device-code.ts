@@ -42,15 +42,22 @@ export async function handle(deps: Registry, { client, parameters, dpop }: Grant
   if (!(await deps.deviceGrants.redeem(found.deviceCodeHash))) throw alreadyUsed();
   const user = await approvingUser(deps, approval);
   const audience = checkResource(client, []);
-  const { tokens } = await issueCodeTokens(
-    deps,
-    client,
-    { ...approval, clientId: found.clientId, scope: found.scope, resources: [] },
-    user,
-    audience,
-    new Date(now),
-    // RFC 9449 section 5: a proof at the poll that redeems binds the tokens, as for every grant.
-    dpop,
+  const grant = { ...approval, clientId: found.clientId, scope: found.scope, resources: [] };
+  const issuedAt = new Date(now);
+  // RFC 9449 section 5: a proof at the poll that redeems binds the tokens, as for every grant.
+  const { tokens, issued } = await issueCodeTokens(deps, client, grant, user, audience, issuedAt, dpop);
+  // docs/device-grant.md #11: recorded as a redeemed grant of the session and consent, so a
+  // session end, a consent withdrawal and an account deletion find its tokens and its client.
+  await deps.authorizationCodes.saveRedeemed(
+    {
+      ...grant,
+      codeHash: `device:${found.deviceCodeHash}`,
+      redirectUri: '',
+      codeChallenge: '',
+      expiresAt: new Date(found.expiresAt),
+    },
+    issued,
+    issuedAt,
   );
   return tokens;
 }
