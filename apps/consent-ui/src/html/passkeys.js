@@ -73,10 +73,21 @@
         showError(signIn, 'No passkey was used. Try again, or sign in with your password.');
       });
     });
-    webauthn.browserSupportsWebAuthnAutofill().then(function (supported) {
-      // An aborted or dismissed autofill request is not an error to show.
-      if (supported) ceremony(true).catch(function () {});
-    });
+    // Autofill (conditional mediation) is asked for once the email field is focused, where the
+    // browser offers passkeys, and not again on the page that refused one.
+    var email = loginForm.elements.namedItem('email');
+    if (email && signIn.getAttribute('data-autofill') === 'on') {
+      email.addEventListener(
+        'focus',
+        function () {
+          webauthn.browserSupportsWebAuthnAutofill().then(function (supported) {
+            // An aborted or dismissed autofill request is not an error to show.
+            if (supported) ceremony(true).catch(function () {});
+          });
+        },
+        { once: true },
+      );
+    }
   }
 
   // Account page: a new passkey is created, then the form carries the credential.

@@ -258,7 +258,7 @@ function loginFormPage(
             <button type="submit" class="primary">Sign in</button>
           </div>
         </form>
-        ${passkeySignInOffer(strongAuthLinks, 'sign-in-form')}
+        ${passkeySignInOffer(strongAuthLinks, 'sign-in-form', failed === undefined)}
         <p><a href="${recoveryLinks.forgotPassword()}">Forgot password?</a></p>
         <p><a href="${accountLinks.register(handle)}">Create an account</a></p>
         ${walletOffer}${federationOffer}`,

@@ -16,8 +16,9 @@ export function passkeyScripts(links: Pick<StrongAuthLinks, 'webauthnScript' | '
  * sign-in form and not a submit button, so the form stays the page's one form
  * (docs/contract.md "Hosted pages"); hidden until the script finds WebAuthn, since nothing
  * else can use it. The script sends the sign-in form's CSRF token and pending authorization.
+ * `autofill` off: the page that just refused a passkey does not offer it again by itself.
  */
-export function passkeySignInOffer(links: StrongAuthLinks, formId: string): SafeHtml {
+export function passkeySignInOffer(links: StrongAuthLinks, formId: string, autofill: boolean): SafeHtml {
   return html`<p>
       <button
         type="button"
@@ -28,6 +29,7 @@ export function passkeySignInOffer(links: StrongAuthLinks, formId: string): Safe
         data-options="${links.passkeySignInOptions()}"
         data-action="${links.passkeySignIn()}"
         data-error="passkey-sign-in-error"
+        data-autofill="${autofill ? 'on' : 'off'}"
       >
         Use a passkey
       </button>
