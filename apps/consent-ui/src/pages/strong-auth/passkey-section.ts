@@ -37,7 +37,7 @@ export function passkeySection(
             <input type="hidden" name="response" value="" />
             <div class="field">
               <label for="passkey-name">Passkey name</label>
-              <input id="passkey-name" type="text" name="name" maxlength="64" placeholder="Passkey" />
+              <input id="passkey-name" type="text" name="name" maxlength="64" placeholder="Passkey" autocomplete="off" />
             </div>
             <p class="alert" role="alert" id="passkey-register-error" hidden></p>
             <div class="actions"><button type="submit" class="primary">Add a passkey</button></div>
@@ -61,7 +61,7 @@ function passkeyItem({ strongAuthLinks: links }: Deps, passkey: PasskeyView, csr
       ${csrf} ${idField}
       <div class="field">
         <label for="passkey-rename-${passkey.id}">New name</label>
-        <input id="passkey-rename-${passkey.id}" type="text" name="name" maxlength="64" required />
+        <input id="passkey-rename-${passkey.id}" type="text" name="name" maxlength="64" autocomplete="off" required />
       </div>
       <button type="submit" class="secondary">
         Rename<span class="visually-hidden"> ${passkey.name}</span>
