@@ -40,6 +40,7 @@
     var target = document.getElementById(element.getAttribute('data-error'));
     if (target) {
       target.textContent = message;
+      target.setAttribute('role', 'alert');
       target.hidden = false;
     }
   }

@@ -39,7 +39,7 @@ export function passkeySection(
               <label for="passkey-name">Passkey name</label>
               <input id="passkey-name" type="text" name="name" maxlength="64" placeholder="Passkey" autocomplete="off" />
             </div>
-            <p class="alert" role="alert" id="passkey-register-error" hidden></p>
+            <p class="alert" id="passkey-register-error" hidden></p>
             <div class="actions"><button type="submit" class="primary">Add a passkey</button></div>
           </form>`
       : html`<p>

@@ -34,5 +34,5 @@ export function passkeySignInOffer(links: StrongAuthLinks, formId: string, autof
         Use a passkey
       </button>
     </p>
-    <p class="alert" role="alert" id="passkey-sign-in-error" hidden></p>`;
+    <p class="alert" id="passkey-sign-in-error" hidden></p>`;
 }
