@@ -18,7 +18,9 @@ export function expectHtmlPage(page: Page, status: number): void {
   expect(body).toMatch(/<link rel="stylesheet" href="[^"]*\/ui\/assets\/style\.css\?v=[0-9a-f]{16}" \/>/);
   const scripts = body.match(/<script\b[^>]*>/gi) ?? [];
   for (const script of scripts) {
-    expect(script).toMatch(/^<script src="[^"]*\/ui\/assets\/(webauthn|passkeys)\.js\?v=[0-9a-f]{16}" defer>$/);
+    expect(script).toMatch(
+      /^<script src="[^"]*\/ui\/assets\/(webauthn|passkeys)\.js\?v=[0-9a-f]{16}" defer>$/,
+    );
   }
   expect(page.sameOriginScripts).toBe(scripts.length > 0);
   const withoutScriptTags = body.replace(/<script src="[^"]*" defer><\/script>/g, '');

@@ -139,7 +139,9 @@ describe('passkeys in a browser', () => {
     expect(view).toEqual({
       totp: false,
       recoveryCodesLeft: 0,
-      passkeys: [{ id: expect.any(String), name: 'Work laptop', createdAt: expect.any(Number), lastUsedAt: null }],
+      passkeys: [
+        { id: expect.any(String), name: 'Work laptop', createdAt: expect.any(Number), lastUsedAt: null },
+      ],
     });
   });
 

@@ -98,7 +98,9 @@
       var response = register.elements.namedItem('response');
       if (response.value !== '') return;
       event.preventDefault();
-      fetchOptions(register.getAttribute('data-options'), { csrf_token: register.elements.namedItem('csrf_token').value })
+      fetchOptions(register.getAttribute('data-options'), {
+        csrf_token: register.elements.namedItem('csrf_token').value,
+      })
         .then(function (options) {
           return webauthn.startRegistration({ optionsJSON: options });
         })

@@ -30,7 +30,10 @@ export function passkeySummary(passkey: StoredPasskey) {
 }
 
 /** docs/strong-authentication.md #17: a new name; NotFoundError for a passkey not the user's. */
-export async function renamePasskey(deps: PasskeyManagementDeps, request: RenamePasskeyRequest): Promise<void> {
+export async function renamePasskey(
+  deps: PasskeyManagementDeps,
+  request: RenamePasskeyRequest,
+): Promise<void> {
   const name = passkeyName(request.name);
   if (!(await deps.passkeys.rename(request.userId, request.passkeyId, name))) {
     throw new NotFoundError({ message: 'No such passkey' });
@@ -44,7 +47,10 @@ export async function renamePasskey(deps: PasskeyManagementDeps, request: Rename
 }
 
 /** docs/strong-authentication.md #17: removal, with the notice mail; NotFoundError for a passkey not the user's. */
-export async function removePasskey(deps: PasskeyManagementDeps, request: RemovePasskeyRequest): Promise<void> {
+export async function removePasskey(
+  deps: PasskeyManagementDeps,
+  request: RemovePasskeyRequest,
+): Promise<void> {
   const user = await deps.accounts.findById(request.userId);
   if (!user) throw new NotFoundError({ message: 'No such passkey' });
   const removed = await deps.passkeys.remove(

@@ -8,7 +8,10 @@ export function passkeyName(raw: string, fallback?: string): string {
   if (name === '') throw new ValidationError([{ path: 'name', message: 'is required' }]);
   if (name.length > PASSKEY_NAME_MAX_LENGTH || /\p{Cc}/u.test(name)) {
     throw new ValidationError([
-      { path: 'name', message: `must be at most ${PASSKEY_NAME_MAX_LENGTH} characters, without control characters` },
+      {
+        path: 'name',
+        message: `must be at most ${PASSKEY_NAME_MAX_LENGTH} characters, without control characters`,
+      },
     ]);
   }
   return name;

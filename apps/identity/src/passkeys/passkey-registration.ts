@@ -52,8 +52,15 @@ export async function beginPasskeyRegistration(
     userID: new TextEncoder().encode(user.id),
     userDisplayName: user.name ?? user.email,
     attestationType: 'none',
-    excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
-    authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+    excludeCredentials: existing.map((passkey) => ({
+      id: passkey.credentialId,
+      transports: passkey.transports,
+    })),
+    authenticatorSelection: {
+      residentKey: 'required',
+      requireResidentKey: true,
+      userVerification: 'required',
+    },
   });
   await storePasskeyChallenge(deps, options.challenge, { kind: 'registration', userId: user.id });
   return JSON.stringify(options);

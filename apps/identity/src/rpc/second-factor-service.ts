@@ -7,7 +7,12 @@ import {
   getSecondFactors,
   removeTotp,
 } from '../second-factors/totp-enrolment.js';
-import { passkeySummaries, passkeySummary, removePasskey, renamePasskey } from '../passkeys/passkey-management.js';
+import {
+  passkeySummaries,
+  passkeySummary,
+  removePasskey,
+  renamePasskey,
+} from '../passkeys/passkey-management.js';
 import { beginPasskeyRegistration, finishPasskeyRegistration } from '../passkeys/passkey-registration.js';
 import { beginPasskeySignIn, finishPasskeySignIn } from '../passkeys/passkey-sign-in.js';
 import { signInMessage } from './sign-in-message.js';

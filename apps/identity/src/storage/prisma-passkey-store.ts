@@ -58,7 +58,11 @@ export class PrismaPasskeyStore implements PasskeyStore {
     return updated.count > 0;
   }
 
-  async remove(userId: string, id: string, notice: OutboxMail): Promise<'removed' | 'not_found' | 'last_method'> {
+  async remove(
+    userId: string,
+    id: string,
+    notice: OutboxMail,
+  ): Promise<'removed' | 'not_found' | 'last_method'> {
     if (!UUID.test(id)) return 'not_found';
     try {
       return await this.prisma.$transaction(async (tx) => {

@@ -16,7 +16,12 @@ import { accountPage, WRONG_PASSWORD } from './account-page.js';
 
 type Deps = Pick<
   Registry,
-  'identity' | 'links' | 'accounts' | 'accountLinks' | 'federation' | 'federationLinks'
+  | 'identity'
+  | 'links'
+  | 'accounts'
+  | 'accountLinks'
+  | 'federation'
+  | 'federationLinks'
   | 'secondFactors'
   | 'strongAuthLinks'
 >;

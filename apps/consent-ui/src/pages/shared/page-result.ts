@@ -61,7 +61,13 @@ export function documentPage(
 ): PageResult {
   const body = renderDocument({ ...parts, styleSheetHref: links.styleSheet() }).value;
   const scripts = parts.scripts !== undefined && parts.scripts.length > 0;
-  return { status, contentType: HTML_CONTENT_TYPE, body, setCookies, ...(scripts ? { sameOriginScripts: true } : {}) };
+  return {
+    status,
+    contentType: HTML_CONTENT_TYPE,
+    body,
+    setCookies,
+    ...(scripts ? { sameOriginScripts: true } : {}),
+  };
 }
 
 /**

@@ -207,16 +207,7 @@ function loginFormPage(
     strongAuthLinks,
   }: Pick<Registry, 'links' | 'recoveryLinks' | 'accountLinks' | 'strongAuthLinks'>,
   status: number,
-  {
-    handle,
-    next,
-    pending,
-    csrfToken,
-    email = '',
-    failed,
-    walletOffer,
-    federationOffer,
-  }: LoginFormView,
+  { handle, next, pending, csrfToken, email = '', failed, walletOffer, federationOffer }: LoginFormView,
   setCookies: string[] = [],
 ): PageResult {
   const invalid = failed !== undefined && html` aria-invalid="true" aria-describedby="sign-in-error"`;

@@ -15,7 +15,10 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * the signed-in user, with the session's CSRF token and a recent sign-in; otherwise the same
  * pages as the forms (the script then shows its own message).
  */
-export async function submitPasskeyRegistrationOptions(deps: Deps, request: PageRequest): Promise<PageResult> {
+export async function submitPasskeyRegistrationOptions(
+  deps: Deps,
+  request: PageRequest,
+): Promise<PageResult> {
   const session = await checkedSession(deps, request);
   if (isPage(session)) return session;
   if (!hasRecentSignIn(session)) return signInAgainPage(deps);

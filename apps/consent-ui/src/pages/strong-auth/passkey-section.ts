@@ -21,12 +21,15 @@ export function passkeySection(
   return html`<section aria-labelledby="passkeys-heading">
     <h2 id="passkeys-heading">Passkeys</h2>
     <p>Sign in without a password, with your device's screen lock or a security key.</p>
-    ${passkeys.length > 0 &&
-    html`<ul class="passkeys">
-      ${passkeys.map((passkey) => passkeyItem(deps, passkey, csrf))}
-    </ul>`}
-    ${hasRecentSignIn(session)
-      ? html`<form
+    ${
+      passkeys.length > 0 &&
+      html`<ul class="passkeys">
+        ${passkeys.map((passkey) => passkeyItem(deps, passkey, csrf))}
+      </ul>`
+    }
+    ${
+      hasRecentSignIn(session)
+        ? html`<form
             method="post"
             action="${links.passkeyRegister()}"
             id="passkey-register"
@@ -37,15 +40,23 @@ export function passkeySection(
             <input type="hidden" name="response" value="" />
             <div class="field">
               <label for="passkey-name">Passkey name</label>
-              <input id="passkey-name" type="text" name="name" maxlength="64" placeholder="Passkey" autocomplete="off" />
+              <input
+                id="passkey-name"
+                type="text"
+                name="name"
+                maxlength="64"
+                placeholder="Passkey"
+                autocomplete="off"
+              />
             </div>
             <p class="alert" id="passkey-register-error" hidden></p>
             <div class="actions"><button type="submit" class="primary">Add a passkey</button></div>
           </form>`
-      : html`<p>
-          Adding a passkey needs a recent sign-in.
-          <a href="${deps.links.login()}?next=account">Sign in again</a> to add one.
-        </p>`}
+        : html`<p>
+            Adding a passkey needs a recent sign-in.
+            <a href="${deps.links.login()}?next=account">Sign in again</a> to add one.
+          </p>`
+    }
   </section>`;
 }
 
@@ -61,7 +72,14 @@ function passkeyItem({ strongAuthLinks: links }: Deps, passkey: PasskeyView, csr
       ${csrf} ${idField}
       <div class="field">
         <label for="passkey-rename-${passkey.id}">New name</label>
-        <input id="passkey-rename-${passkey.id}" type="text" name="name" maxlength="64" autocomplete="off" required />
+        <input
+          id="passkey-rename-${passkey.id}"
+          type="text"
+          name="name"
+          maxlength="64"
+          autocomplete="off"
+          required
+        />
       </div>
       <button type="submit" class="secondary">
         Rename<span class="visually-hidden"> ${passkey.name}</span>
@@ -69,7 +87,9 @@ function passkeyItem({ strongAuthLinks: links }: Deps, passkey: PasskeyView, csr
     </form>
     <form method="post" action="${links.passkeyRemove()}">
       ${csrf} ${idField}
-      <button type="submit" class="danger">Remove<span class="visually-hidden"> ${passkey.name}</span></button>
+      <button type="submit" class="danger">
+        Remove<span class="visually-hidden"> ${passkey.name}</span>
+      </button>
     </form>
   </li>`;
 }

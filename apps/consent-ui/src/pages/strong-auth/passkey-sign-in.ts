@@ -49,7 +49,13 @@ export async function submitPasskeySignIn(deps: Deps, request: PageRequest): Pro
     });
   } catch (error) {
     if (error instanceof InvalidCredentialsError || error instanceof ValidationError) {
-      const page = await failedSignInPage(deps, { handle, next, preSession, email: '', message: PASSKEY_REFUSED });
+      const page = await failedSignInPage(deps, {
+        handle,
+        next,
+        preSession,
+        email: '',
+        message: PASSKEY_REFUSED,
+      });
       return signInFailed(page, 'invalid_credentials');
     }
     throw error;

@@ -45,6 +45,11 @@ export interface SecondFactorPort {
   passkeySignInOptions(): Promise<string>;
   /** The session cookie value; InvalidCredentialsError for every refusal. */
   signInWithPasskey(input: { responseJson: string; origin: RequestOrigin }): Promise<string>;
-  renamePasskey(input: { userId: string; passkeyId: string; name: string; origin: RequestOrigin }): Promise<void>;
+  renamePasskey(input: {
+    userId: string;
+    passkeyId: string;
+    name: string;
+    origin: RequestOrigin;
+  }): Promise<void>;
   removePasskey(input: { userId: string; passkeyId: string; origin: RequestOrigin }): Promise<void>;
 }
