@@ -43,7 +43,7 @@ export function secondFactorServiceImplementation(
       return { optionsJson: await beginPasskeyRegistration(registry, request) };
     },
     async finishPasskeyRegistration(request) {
-      return passkeySummary(await finishPasskeyRegistration(registry, request));
+      return { passkey: passkeySummary(await finishPasskeyRegistration(registry, request)) };
     },
     async beginPasskeySignIn() {
       return { optionsJson: await beginPasskeySignIn(registry) };
