@@ -2,7 +2,7 @@
 // own origin after @simplewebauthn/browser's bundle (global SimpleWebAuthnBrowser). The server
 // checks everything; this only carries options from the server to the authenticator and the
 // authenticator's answer back, as an ordinary form submission.
-/* global SimpleWebAuthnBrowser */
+/* global window, document, fetch, URLSearchParams, FormData */
 (function () {
   'use strict';
   var webauthn = window.SimpleWebAuthnBrowser;
