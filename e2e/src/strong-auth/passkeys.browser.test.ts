@@ -163,7 +163,7 @@ describe('passkeys in a browser', () => {
   it('renames and removes the passkey; a removed passkey signs in no more', async () => {
     await page.goto(`${issuer}/ui/account`);
     const item = page.locator('ul.passkeys li');
-    await item.getByLabel('New name').fill('Old phone');
+    await item.getByLabel('Rename to').fill('Old phone');
     await postedTo(page, '/ui/account/passkeys/rename', () =>
       item.getByRole('button', { name: 'Rename' }).click(),
     );

@@ -39,7 +39,7 @@ export function passkeySection(
             ${csrf}
             <input type="hidden" name="response" value="" />
             <div class="field">
-              <label for="passkey-name">Passkey name</label>
+              <label for="passkey-name">Passkey label</label>
               <input
                 id="passkey-name"
                 type="text"
@@ -71,7 +71,7 @@ function passkeyItem({ strongAuthLinks: links }: Deps, passkey: PasskeyView, csr
     <form method="post" action="${links.passkeyRename()}">
       ${csrf} ${idField}
       <div class="field">
-        <label for="passkey-rename-${passkey.id}">New name</label>
+        <label for="passkey-rename-${passkey.id}">Rename to</label>
         <input
           id="passkey-rename-${passkey.id}"
           type="text"
