@@ -1,7 +1,7 @@
 import { spareTestPort } from '@authz/shared/testing';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountCall, signIn, signUp, type SignedUpUser } from '../support/accounts.js';
+import { accountCall, querySql, signIn, signUp, type SignedUpUser } from '../support/accounts.js';
 import { launchChromium } from '../support/chromium.js';
 import { call } from '../support/clients.js';
 import { RelyingParty, type SignInResult } from '../support/relying-party.js';
@@ -60,6 +60,20 @@ async function mfaView(): Promise<MfaView> {
   const answer = await accountCall<MfaView>(context.suite, 'GET', '/auth/mfa', { token: accessToken });
   expect(answer.status).toBe(200);
   return answer.body;
+}
+
+/** The passkey audit events of the user, oldest first, and the notice mails queued for them. */
+async function passkeyRecords(): Promise<{ audit: string[]; notices: number }> {
+  const audit = await querySql<{ type: string }>(
+    context.environment.databaseUrl,
+    `SELECT type FROM identity.audit_events WHERE actor_user_id = $1 AND type LIKE 'passkey_%' ORDER BY occurred_at, id`,
+    [user.userId],
+  );
+  const [notices] = await querySql<{ count: string }>(
+    context.environment.databaseUrl,
+    `SELECT count(*) AS count FROM identity.mail_outbox WHERE job_name = 'second-factor-changed'`,
+  );
+  return { audit: audit.map((row) => row.type), notices: Number(notices?.count) };
 }
 
 async function withAuthenticator(page: Page): Promise<CDPSession> {
@@ -175,6 +189,10 @@ describe('passkeys in a browser', () => {
     );
     await expect(page.locator('ul.passkeys').count()).resolves.toBe(0);
     expect((await mfaView()).passkeys).toEqual([]);
+    await expect(passkeyRecords()).resolves.toEqual({
+      audit: ['passkey_registered', 'passkey_renamed', 'passkey_removed'],
+      notices: 2,
+    });
 
     // The authenticator still holds the credential; the server no longer knows it.
     await signOut(page);
