@@ -13,6 +13,7 @@ import { createConcurrencyLimiter } from './passwords/concurrency-limiter.js';
 import { createPasswordHasher, type PasswordHasher } from './passwords/password-hasher.js';
 import { ensureDefaultRealm } from './realms/default-realm.js';
 import type { SecondFactorStore } from './second-factors/second-factor-store.js';
+import type { PasskeyStore } from './passkeys/passkey-store.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { PrismaAccountDeletionStore } from './storage/prisma-account-deletion-store.js';
 import { PrismaAccountStore } from './storage/prisma-account-store.js';
@@ -21,6 +22,7 @@ import { PrismaAccountRecoveryStore } from './storage/prisma-account-recovery-st
 import { PrismaAuditLog } from './storage/prisma-audit-log.js';
 import { PrismaRealmStore } from './storage/prisma-realm-store.js';
 import { PrismaSecondFactorStore } from './storage/prisma-second-factor-store.js';
+import { PrismaPasskeyStore } from './storage/prisma-passkey-store.js';
 import { PrismaSessionStore } from './storage/prisma-session-store.js';
 import { PrismaVerificationStore } from './storage/prisma-verification-store.js';
 import { PrismaFederatedCredentialStore } from './storage/prisma-federated-credential-store.js';
@@ -46,6 +48,7 @@ export interface Registry {
   upstreamConfigurations: UpstreamConfigurations;
   upstreamFlows: UpstreamFlowStore;
   secondFactors: SecondFactorStore;
+  passkeys: PasskeyStore;
   audit: AuditLog;
   /** The operator API's accounts, role and audit reads (docs/admin-api.md). */
   admin: AdminStore;
@@ -96,6 +99,7 @@ export async function createRegistry(
     upstreamConfigurations: upstreamConfigurations({ allowInsecureLoopback: env.allowInsecureLoopback }),
     upstreamFlows: new UpstreamFlowStore(parts.redis, env.secretHashKey),
     secondFactors: new PrismaSecondFactorStore(prisma),
+    passkeys: new PrismaPasskeyStore(prisma),
     audit: new PrismaAuditLog(prisma),
     admin: new PrismaAdminStore(prisma),
     hasher,

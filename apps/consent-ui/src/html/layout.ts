@@ -8,6 +8,11 @@ export interface DocumentParts {
   styleSheetHref: string;
   /** Reload to `url` after `seconds`: how a waiting page polls without script. */
   refresh?: { seconds: number; url: string };
+  /**
+   * Same-origin scripts, deferred: only the WebAuthn ceremonies use script (docs/strong-authentication.md #20);
+   * the page works without them.
+   */
+  scripts?: string[];
 }
 
 /**
@@ -21,6 +26,7 @@ export function renderDocument({
   content,
   styleSheetHref,
   refresh,
+  scripts = [],
 }: DocumentParts): SafeHtml {
   return html`<!doctype html>
     <html lang="en">
@@ -31,6 +37,7 @@ export function renderDocument({
         ${refresh && html`<meta http-equiv="refresh" content="${refresh.seconds}; url=${refresh.url}" />`}
         <title>${title}</title>
         <link rel="stylesheet" href="${styleSheetHref}" />
+        ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
       </head>
       <body>
         <main>

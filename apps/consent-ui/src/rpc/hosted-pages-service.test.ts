@@ -69,7 +69,7 @@ describe('GET /ui/login without a pending authorization', () => {
     expect(hiddenField(page, 'handle')).toBeUndefined();
     // docs/contract.md "Hosted pages": one form, type=email name=email, type=password name=password, one submit.
     expect(page.body.match(/<form /g)).toHaveLength(1);
-    expect(page.body).toContain('<form method="post" action="/ui/login">');
+    expect(page.body).toContain('<form method="post" action="/ui/login" id="sign-in-form">');
     expect(page.body.match(/<input[^>]*type="email"[^>]*>/g)).toHaveLength(1);
     expect(page.body).toMatch(/<input[^>]*type="email"[^>]*name="email"/);
     expect(page.body).toMatch(
@@ -245,7 +245,7 @@ describe('an issuer with a path', () => {
     try {
       const page = await prefixed.render('GET', '/ui/login');
       expectHtmlPage(page, 200);
-      expect(page.body).toContain('<form method="post" action="/auth/ui/login">');
+      expect(page.body).toContain('<form method="post" action="/auth/ui/login" id="sign-in-form">');
       expect(page.body).toMatch(/href="\/auth\/ui\/assets\/style\.css\?v=/);
     } finally {
       await prefixed.close();

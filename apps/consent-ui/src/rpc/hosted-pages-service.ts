@@ -60,7 +60,15 @@ function outcomeToWire(result: PageResult): MessageInitShape<typeof RenderPageRe
   return { outcome: { case: 'page', value: page } };
 }
 
-function toWire({ status, contentType, body, location, setCookies, formActionOrigins = [] }: PageResult) {
+function toWire({
+  status,
+  contentType,
+  body,
+  location,
+  setCookies,
+  formActionOrigins = [],
+  sameOriginScripts = false,
+}: PageResult) {
   return {
     status,
     contentType,
@@ -68,5 +76,6 @@ function toWire({ status, contentType, body, location, setCookies, formActionOri
     ...(location === undefined ? {} : { location }),
     setCookies,
     formActionOrigins,
+    sameOriginScripts,
   };
 }

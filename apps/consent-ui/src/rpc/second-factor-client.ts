@@ -19,8 +19,17 @@ export function secondFactorsOverGrpc(clients: {
       await clients.identity.stepUpSession({ sessionToken, code, origin });
     },
     async factors(userId) {
-      const { totp, recoveryCodesLeft } = await clients.secondFactors.getSecondFactors({ userId });
-      return { totp, recoveryCodesLeft };
+      const { totp, recoveryCodesLeft, passkeys } = await clients.secondFactors.getSecondFactors({ userId });
+      return {
+        totp,
+        recoveryCodesLeft,
+        passkeys: passkeys.map((passkey) => ({
+          id: passkey.id,
+          name: passkey.name,
+          createdAt: Number(passkey.createdAt),
+          lastUsedAt: passkey.lastUsedAt === undefined ? undefined : Number(passkey.lastUsedAt),
+        })),
+      };
     },
     async beginTotp({ userId, password, origin }) {
       const { secret, otpauthUri } = await clients.secondFactors.beginTotpEnrolment({
@@ -35,6 +44,26 @@ export function secondFactorsOverGrpc(clients: {
     },
     async removeTotp({ userId, password, origin }) {
       await clients.secondFactors.removeTotp({ userId, password, origin });
+    },
+    async passkeyRegistrationOptions(userId) {
+      return (await clients.secondFactors.beginPasskeyRegistration({ userId })).optionsJson;
+    },
+    async registerPasskey({ userId, responseJson, name, origin }) {
+      await clients.secondFactors.finishPasskeyRegistration({ userId, responseJson, name, origin });
+    },
+    async passkeySignInOptions() {
+      return (await clients.secondFactors.beginPasskeySignIn({})).optionsJson;
+    },
+    async signInWithPasskey({ responseJson, origin }) {
+      const { sessionToken } = await clients.secondFactors.finishPasskeySignIn({ responseJson, origin });
+      if (!sessionToken) throw new InternalError({ detail: 'identity answered without a session token' });
+      return sessionToken;
+    },
+    async renamePasskey({ userId, passkeyId, name, origin }) {
+      await clients.secondFactors.renamePasskey({ userId, passkeyId, name, origin });
+    },
+    async removePasskey({ userId, passkeyId, origin }) {
+      await clients.secondFactors.removePasskey({ userId, passkeyId, origin });
     },
   };
 }

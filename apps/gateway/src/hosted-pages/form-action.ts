@@ -30,3 +30,15 @@ function isSerializedOrigin(candidate: string): boolean {
     return false;
   }
 }
+
+/**
+ * docs/strong-authentication.md #20: the pages with passkey ceremonies load two scripts from our
+ * origin and fetch the ceremony options from it; only their responses get script-src and
+ * connect-src 'self' (no inline script, no other origin). Every other response keeps
+ * default-src 'none' with no script at all.
+ */
+export function allowSameOriginScripts(reply: FastifyReply): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return;
+  reply.header('content-security-policy', `${policy};script-src 'self';connect-src 'self'`);
+}

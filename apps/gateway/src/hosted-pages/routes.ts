@@ -103,6 +103,13 @@ export async function hostedPageRoutes(
     const config = { rateLimit: { bucket, ...loginBudget } };
     app.post(url, { config }, async (request, reply) => sendPage(reply, await render(request)));
   }
+  // docs/strong-authentication.md #18: passkey assertions spend a per-address budget of their
+  // own size, like the password sign-in's.
+  app.post(
+    '/ui/login/passkey',
+    { config: { rateLimit: { bucket: 'passkey-sign-in', ...loginBudget } } },
+    async (request, reply) => sendPage(reply, await render(request)),
+  );
   // A second door to sign-up and to the deletion password check must not double their budgets.
   app.post(
     '/ui/register',

@@ -41,7 +41,10 @@ export type SecondFactorEventType =
   | 'recovery_code_used'
   | 'second_factor_failure'
   | 'second_factor_password_failure'
-  | 'session_stepped_up';
+  | 'session_stepped_up'
+  | 'passkey_registered'
+  | 'passkey_renamed'
+  | 'passkey_removed';
 
 /** Delegations oauth reports through AuditService (docs/identity.md #14). */
 export const DELEGATION_EVENT_TYPES = ['token_exchange', 'id_jag_issued', 'id_jag_accepted'] as const;

@@ -9,7 +9,7 @@ import type { Registry } from '../registry.js';
 import { checkCredentials } from '../sessions/check-credentials.js';
 import { endSession } from '../sessions/end-session.js';
 import { getBrowserSession } from '../sessions/get-browser-session.js';
-import type { SignIn } from '../sessions/open-sign-in-session.js';
+import { signInMessage } from './sign-in-message.js';
 import { completeSecondFactor } from '../second-factors/complete-second-factor.js';
 import { stepUpSession } from '../second-factors/step-up-session.js';
 import { resendVerification } from '../verification/resend-verification.js';
@@ -69,16 +69,6 @@ export function identityServiceImplementation(
       };
     },
     ...walletCredentialRpcs(registry),
-  };
-}
-
-function signInMessage({ user, session, sessionToken }: SignIn) {
-  return {
-    user: toUserMessage(user),
-    sessionId: session.id,
-    authTime: epochSeconds(session.authTime),
-    amr: session.amr,
-    ...(sessionToken === undefined ? {} : { sessionToken }),
   };
 }
 

@@ -7,6 +7,15 @@ import {
   getSecondFactors,
   removeTotp,
 } from '../second-factors/totp-enrolment.js';
+import {
+  passkeySummaries,
+  passkeySummary,
+  removePasskey,
+  renamePasskey,
+} from '../passkeys/passkey-management.js';
+import { beginPasskeyRegistration, finishPasskeyRegistration } from '../passkeys/passkey-registration.js';
+import { beginPasskeySignIn, finishPasskeySignIn } from '../passkeys/passkey-sign-in.js';
+import { signInMessage } from './sign-in-message.js';
 
 /** The gRPC face of second factors (docs/strong-authentication.md): thin translations. */
 export function secondFactorServiceImplementation(
@@ -14,7 +23,11 @@ export function secondFactorServiceImplementation(
 ): ServiceImplementation<typeof SecondFactorService> {
   return {
     async getSecondFactors(request) {
-      return getSecondFactors(registry, request.userId);
+      const [factors, passkeys] = await Promise.all([
+        getSecondFactors(registry, request.userId),
+        passkeySummaries(registry, request.userId),
+      ]);
+      return { ...factors, passkeys };
     },
     async beginTotpEnrolment(request) {
       return beginTotpEnrolment(registry, request);
@@ -24,6 +37,27 @@ export function secondFactorServiceImplementation(
     },
     async removeTotp(request) {
       await removeTotp(registry, request);
+      return {};
+    },
+    async beginPasskeyRegistration(request) {
+      return { optionsJson: await beginPasskeyRegistration(registry, request) };
+    },
+    async finishPasskeyRegistration(request) {
+      return { passkey: passkeySummary(await finishPasskeyRegistration(registry, request)) };
+    },
+    async beginPasskeySignIn() {
+      return { optionsJson: await beginPasskeySignIn(registry) };
+    },
+    async finishPasskeySignIn(request) {
+      // Only the hosted pages sign in with a passkey: the session gets a cookie token.
+      return signInMessage(await finishPasskeySignIn(registry, request, true));
+    },
+    async renamePasskey(request) {
+      await renamePasskey(registry, request);
+      return {};
+    },
+    async removePasskey(request) {
+      await removePasskey(registry, request);
       return {};
     },
   };

@@ -7,6 +7,8 @@ import { ACCOUNT_NOTICES, type AccountNotice } from './account-links.js';
 import type { AccountSession } from './account-port.js';
 import { federationAccountSection } from '../federation/federation-account-section.js';
 import { authenticatorAppSection } from '../strong-auth/authenticator-app-section.js';
+import { passkeySection } from '../strong-auth/passkey-section.js';
+import { passkeyScripts } from '../strong-auth/passkey-sign-in-offer.js';
 
 type Deps = Pick<
   Registry,
@@ -56,6 +58,7 @@ export async function accountPage(
 ): Promise<PageResult> {
   const sessions = await deps.accounts.listSessions(session.userId, session.sessionId);
   const signInMethods = await federationAccountSection(deps, session);
+  const factors = await deps.secondFactors.factors(session.userId);
   const { links, accountLinks } = deps;
   const csrf = html`<input type="hidden" name="csrf_token" value="${session.csrfToken}" />`;
   const nameInvalid =
@@ -64,6 +67,7 @@ export async function accountPage(
     view.deleteError !== undefined && html` aria-invalid="true" aria-describedby="delete-error"`;
   return documentPage(links, view.status, {
     title: 'Your account',
+    scripts: passkeyScripts(deps.strongAuthLinks),
     content: html`${view.notice && html`<p class="notice" role="status">${ACCOUNT_NOTICES[view.notice]}</p>`}
       <section aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
@@ -105,7 +109,8 @@ export async function accountPage(
           <div class="actions"><button type="submit" class="secondary">Sign out</button></div>
         </form>
       </section>
-      ${await authenticatorAppSection(deps, session, csrf)} ${signInMethods}
+      ${authenticatorAppSection(deps, factors, csrf)} ${passkeySection(deps, session, factors.passkeys, csrf)}
+      ${signInMethods}
       <section aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete account</h2>
         <p>

@@ -16,6 +16,8 @@ export interface PageResult {
    * form-action to every redirect after a submission, so the gateway adds them to it.
    */
   formActionOrigins?: string[];
+  /** The page loads our own scripts (consentui.proto Page.same_origin_scripts). */
+  sameOriginScripts?: boolean;
   /**
    * What a sign-in attempt came to (consentui.proto RenderPageResponse). A session is never in
    * setCookies: the gateway builds its cookie from the token (docs/hosted-pages.md #2).
@@ -58,7 +60,14 @@ export function documentPage(
   setCookies: string[] = [],
 ): PageResult {
   const body = renderDocument({ ...parts, styleSheetHref: links.styleSheet() }).value;
-  return { status, contentType: HTML_CONTENT_TYPE, body, setCookies };
+  const scripts = parts.scripts !== undefined && parts.scripts.length > 0;
+  return {
+    status,
+    contentType: HTML_CONTENT_TYPE,
+    body,
+    setCookies,
+    ...(scripts ? { sameOriginScripts: true } : {}),
+  };
 }
 
 /**

@@ -29,6 +29,7 @@ import { signedInPage } from './signed-in-page.js';
 import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
 import { federationSignInOffer } from '../federation/federation-sign-in-offer.js';
+import { passkeySignInOffer, passkeyScripts } from '../strong-auth/passkey-sign-in-offer.js';
 
 type Deps = Pick<
   Registry,
@@ -147,14 +148,21 @@ export async function submitLogin(deps: Deps, request: PageRequest): Promise<Pag
 }
 
 /** The form again, 401, with the generic message and the email as typed (never the password). */
-async function failedSignInPage(
+export async function failedSignInPage(
   deps: Deps,
   {
     handle,
     next,
     preSession,
     email,
-  }: { handle: string | undefined; next: NextPage | undefined; preSession: string; email: string },
+    message = SIGN_IN_FAILED,
+  }: {
+    handle: string | undefined;
+    next: NextPage | undefined;
+    preSession: string;
+    email: string;
+    message?: string;
+  },
 ): Promise<PageResult> {
   let pending: PendingAuthorization | undefined;
   try {
@@ -164,7 +172,15 @@ async function failedSignInPage(
   }
   const csrfToken = loginCsrfToken(deps.loginCsrfKey, preSession, handle);
   const federationOffer = await federationSignInOffer(deps, handle);
-  return loginFormPage(deps, 401, { handle, next, pending, csrfToken, email, failed: true, federationOffer });
+  return loginFormPage(deps, 401, {
+    handle,
+    next,
+    pending,
+    csrfToken,
+    email,
+    failed: message,
+    federationOffer,
+  });
 }
 
 interface LoginFormView {
@@ -174,7 +190,8 @@ interface LoginFormView {
   pending: PendingAuthorization | undefined;
   csrfToken: string;
   email?: string;
-  failed?: boolean;
+  /** The message of a refused sign-in. */
+  failed?: string;
   /** The link to wallet sign-in, when offered. */
   walletOffer?: SafeHtml | undefined;
   /** "Continue with <provider>" links (interface.md 4.14). */
@@ -183,21 +200,17 @@ interface LoginFormView {
 
 /** docs/contract.md "Hosted pages": one form, an email input, a password input, one submit button. */
 function loginFormPage(
-  { links, recoveryLinks, accountLinks }: Pick<Registry, 'links' | 'recoveryLinks' | 'accountLinks'>,
-  status: number,
   {
-    handle,
-    next,
-    pending,
-    csrfToken,
-    email = '',
-    failed = false,
-    walletOffer,
-    federationOffer,
-  }: LoginFormView,
+    links,
+    recoveryLinks,
+    accountLinks,
+    strongAuthLinks,
+  }: Pick<Registry, 'links' | 'recoveryLinks' | 'accountLinks' | 'strongAuthLinks'>,
+  status: number,
+  { handle, next, pending, csrfToken, email = '', failed, walletOffer, federationOffer }: LoginFormView,
   setCookies: string[] = [],
 ): PageResult {
-  const invalid = failed && html` aria-invalid="true" aria-describedby="sign-in-error"`;
+  const invalid = failed !== undefined && html` aria-invalid="true" aria-describedby="sign-in-error"`;
   const clientName = pending?.clientName;
   const page = documentPage(
     links,
@@ -205,8 +218,9 @@ function loginFormPage(
     {
       title: 'Sign in',
       heading: clientName === undefined ? 'Sign in' : `Sign in to continue to ${clientName}`,
-      content: html`${failed && html`<p class="alert" role="alert" id="sign-in-error">${SIGN_IN_FAILED}</p>`}
-        <form method="post" action="${links.login()}">
+      scripts: passkeyScripts(strongAuthLinks),
+      content: html`${failed !== undefined && html`<p class="alert" role="alert" id="sign-in-error">${failed}</p>`}
+        <form method="post" action="${links.login()}" id="sign-in-form">
           ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
           ${next !== undefined && html`<input type="hidden" name="next" value="${next}" />`}
           <input type="hidden" name="csrf_token" value="${csrfToken}" />
@@ -217,7 +231,7 @@ function loginFormPage(
               type="email"
               name="email"
               value="${email}"
-              autocomplete="username"
+              autocomplete="username webauthn"
               required${invalid}
             />
           </div>
@@ -235,6 +249,7 @@ function loginFormPage(
             <button type="submit" class="primary">Sign in</button>
           </div>
         </form>
+        ${passkeySignInOffer(strongAuthLinks, 'sign-in-form', failed === undefined)}
         <p><a href="${recoveryLinks.forgotPassword()}">Forgot password?</a></p>
         <p><a href="${accountLinks.register(handle)}">Create an account</a></p>
         ${walletOffer}${federationOffer}`,

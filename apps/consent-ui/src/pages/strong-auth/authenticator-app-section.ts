@@ -1,20 +1,20 @@
 import { html, type SafeHtml } from '../../html/html.js';
-import type { BrowserSession } from '../browser-session.js';
 import type { Registry } from '../../registry.js';
 
-type Deps = Pick<Registry, 'secondFactors' | 'strongAuthLinks'>;
+import type { SecondFactors } from './second-factor-port.js';
+
+type Deps = Pick<Registry, 'strongAuthLinks'>;
 
 /**
  * The account page's authenticator-app section (docs/strong-authentication.md #2, #9): set one
  * up, or see how many recovery codes are left and remove it. Both ask for the password again,
  * so a browser left signed in cannot change how the account signs in.
  */
-export async function authenticatorAppSection(
+export function authenticatorAppSection(
   deps: Deps,
-  session: BrowserSession,
+  { totp, recoveryCodesLeft }: SecondFactors,
   csrf: SafeHtml,
-): Promise<SafeHtml> {
-  const { totp, recoveryCodesLeft } = await deps.secondFactors.factors(session.userId);
+): SafeHtml {
   const links = deps.strongAuthLinks;
   return html`<section aria-labelledby="totp-heading">
     <h2 id="totp-heading">Authenticator app</h2>

@@ -1,8 +1,17 @@
 import type { RequestOrigin } from '../sign-in/identity-port.js';
 
+export interface PasskeyView {
+  id: string;
+  name: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  lastUsedAt: number | undefined;
+}
+
 export interface SecondFactors {
   totp: boolean;
   recoveryCodesLeft: number;
+  passkeys: PasskeyView[];
 }
 
 /**
@@ -23,4 +32,24 @@ export interface SecondFactorPort {
   }): Promise<{ secret: string; otpauthUri: string }>;
   confirmTotp(input: { userId: string; code: string; origin: RequestOrigin }): Promise<string[]>;
   removeTotp(input: { userId: string; password: string; origin: RequestOrigin }): Promise<void>;
+  /** WebAuthn creation options (JSON) for the user (docs/strong-authentication.md #16). */
+  passkeyRegistrationOptions(userId: string): Promise<string>;
+  /** InvalidCodeError when the new credential does not verify; ValidationError for a bad name. */
+  registerPasskey(input: {
+    userId: string;
+    responseJson: string;
+    name: string;
+    origin: RequestOrigin;
+  }): Promise<void>;
+  /** WebAuthn request options (JSON) of a discoverable sign-in. */
+  passkeySignInOptions(): Promise<string>;
+  /** The session cookie value; InvalidCredentialsError for every refusal. */
+  signInWithPasskey(input: { responseJson: string; origin: RequestOrigin }): Promise<string>;
+  renamePasskey(input: {
+    userId: string;
+    passkeyId: string;
+    name: string;
+    origin: RequestOrigin;
+  }): Promise<void>;
+  removePasskey(input: { userId: string; passkeyId: string; origin: RequestOrigin }): Promise<void>;
 }

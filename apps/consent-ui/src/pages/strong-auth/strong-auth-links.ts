@@ -5,6 +5,14 @@ export const STRONG_AUTH_PAGE_PATHS = {
   totpBegin: '/ui/account/totp',
   totpConfirm: '/ui/account/totp/confirm',
   totpRemove: '/ui/account/totp/remove',
+  passkeySignInOptions: '/ui/login/passkey/options',
+  passkeySignIn: '/ui/login/passkey',
+  passkeyRegistrationOptions: '/ui/account/passkeys/options',
+  passkeyRegister: '/ui/account/passkeys',
+  passkeyRename: '/ui/account/passkeys/rename',
+  passkeyRemove: '/ui/account/passkeys/remove',
+  webauthnScript: '/ui/assets/webauthn.js',
+  passkeyScript: '/ui/assets/passkeys.js',
 } as const;
 
 export type StrongAuthLinks = { [Name in keyof typeof STRONG_AUTH_PAGE_PATHS]: () => string };

@@ -1,5 +1,13 @@
 import type { Route } from '../route.js';
 import { submitTotpBegin, submitTotpConfirm, submitTotpRemove } from './authenticator-app-actions.js';
+import {
+  submitPasskeyRegister,
+  submitPasskeyRegistrationOptions,
+  submitPasskeyRemove,
+  submitPasskeyRename,
+} from './passkey-actions.js';
+import { showPasskeyScript, showWebauthnScript } from './passkey-assets.js';
+import { submitPasskeySignIn, submitPasskeySignInOptions } from './passkey-sign-in.js';
 import { submitSecondStep } from './second-step-page.js';
 import { submitStepUp } from './step-up-page.js';
 import { STRONG_AUTH_PAGE_PATHS } from './strong-auth-links.js';
@@ -11,4 +19,15 @@ export const STRONG_AUTH_ROUTES: readonly Route[] = [
   { path: STRONG_AUTH_PAGE_PATHS.totpBegin, methods: { POST: submitTotpBegin } },
   { path: STRONG_AUTH_PAGE_PATHS.totpConfirm, methods: { POST: submitTotpConfirm } },
   { path: STRONG_AUTH_PAGE_PATHS.totpRemove, methods: { POST: submitTotpRemove } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeySignInOptions, methods: { POST: submitPasskeySignInOptions } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeySignIn, methods: { POST: submitPasskeySignIn } },
+  {
+    path: STRONG_AUTH_PAGE_PATHS.passkeyRegistrationOptions,
+    methods: { POST: submitPasskeyRegistrationOptions },
+  },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeyRegister, methods: { POST: submitPasskeyRegister } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeyRename, methods: { POST: submitPasskeyRename } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeyRemove, methods: { POST: submitPasskeyRemove } },
+  { path: STRONG_AUTH_PAGE_PATHS.webauthnScript, methods: { GET: showWebauthnScript } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeyScript, methods: { GET: showPasskeyScript } },
 ];
