@@ -26,12 +26,16 @@ describe('a code whose session ended before the exchange', () => {
     const { code, verifier } = await completeAuthorization(flow, new TestBrowser(), user, { client });
     expect(code).toBeDefined();
 
-    const disabled = await adminCall(flow.suite, admin, 'PATCH', `/admin/users/${user.id}`, { disabled: true });
+    const disabled = await adminCall(flow.suite, admin, 'PATCH', `/admin/users/${user.id}`, {
+      disabled: true,
+    });
     expect(disabled.status).toBe(200);
     const refused = await redeemCode(flow, client, code!, verifier);
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 400, body: INVALID_GRANT });
 
-    const enabled = await adminCall(flow.suite, admin, 'PATCH', `/admin/users/${user.id}`, { disabled: false });
+    const enabled = await adminCall(flow.suite, admin, 'PATCH', `/admin/users/${user.id}`, {
+      disabled: false,
+    });
     expect(enabled.status).toBe(200);
     const again = await redeemCode(flow, client, code!, verifier);
     expect(again.status).toBe(400);
