@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useCodeFlow } from '../support/code-flow.js';
 import { adminCall, newAccount, newAdmin, type AdminUserView } from '../support/admin-scenes.js';
-import { dpopProof, newDpopKey, type DpopKey } from '../sender-constraint/dpop-proof.js';
+import { dpopProof, newDpopKey, type DpopKey } from '../support/dpop-proof.js';
 
 /**
  * The operator API (interface.md 4.15) meets DPoP (interface.md 4.12): POST /auth/login issues

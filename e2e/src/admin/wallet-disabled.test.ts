@@ -7,7 +7,7 @@ import { buildWalletBridgeApp, loadWalletBridgeEnv } from '@authz/wallet-bridge'
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestWallet } from '../support/test-wallet.js';
 import { useSuite } from '../support/use-suite.js';
-import { createWalletFixture, signedInBrowser, type BrowserUser } from '../wallet/wallet-test-setup.js';
+import { createWalletFixture, signedInBrowser, type BrowserUser } from '../support/wallet-test-setup.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
 
 // docs/admin-api.md #4: a disabled account signs in by wallet no more (the answer of a

@@ -9,7 +9,7 @@ import {
   JWT_BEARER,
   registerAgent,
   TOKEN_EXCHANGE,
-} from './exchange-helpers.js';
+} from '../support/exchange-helpers.js';
 import { useAgentScene } from './agent-exchange-scene.js';
 
 // Agent token exchange: chained delegation, and ID-JAG while the feature is off (docs/decisions.md #12,

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { authorizedTokens, newUser, useCodeFlow } from '../support/code-flow.js';
-import { claimsOf, describedError, exchange, registerAgent, registerWebApp } from './exchange-helpers.js';
+import {
+  claimsOf,
+  describedError,
+  exchange,
+  registerAgent,
+  registerWebApp,
+} from '../support/exchange-helpers.js';
 
 // docs/decisions.md #12: an exchanged token never outlives its subject, and an expired subject is
 // refused. Access tokens live 3 s here (ACCESS_TOKEN_TTL), so clients come from dynamic

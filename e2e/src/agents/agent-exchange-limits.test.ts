@@ -11,7 +11,7 @@ import {
   registerAgent,
   TOKEN_EXCHANGE,
   tokenRequest,
-} from './exchange-helpers.js';
+} from '../support/exchange-helpers.js';
 import { NOT_ACTIVE, useAgentScene } from './agent-exchange-scene.js';
 
 // Agent token exchange: nothing widens, and which token types and subject tokens are refused

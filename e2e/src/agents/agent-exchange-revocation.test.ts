@@ -15,7 +15,7 @@ import { call } from '../support/clients.js';
 import { TestBrowser } from '../support/test-browser.js';
 import { INACTIVE } from '../support/token-management.js';
 import { requestToken } from '../support/tokens.js';
-import { claimsOf, exchange, introspectAs, registerAgent } from './exchange-helpers.js';
+import { claimsOf, exchange, introspectAs, registerAgent } from '../support/exchange-helpers.js';
 
 // Exchanged tokens die with what their subject token belonged to (docs/tokens.md #30,
 // docs/security.md #12 finding 7): the session at logout (interface.md 4.2), the consent at

@@ -8,7 +8,7 @@ import {
   type CodeFlowContext,
   type TestUser,
 } from '../support/code-flow.js';
-import { describedError, registerAgent } from './exchange-helpers.js';
+import { describedError, registerAgent } from '../support/exchange-helpers.js';
 
 // What the agent-exchange*.test.ts files share (docs/decisions.md #12, interface.md 2.5, 4.3, 5,
 // docs/agents.md): a user's token from another client's code flow, narrowed for an agent.

@@ -12,7 +12,7 @@ import {
   registerAgent,
   registerClient,
   TOKEN_EXCHANGE,
-} from './exchange-helpers.js';
+} from '../support/exchange-helpers.js';
 import { API, FILES, useAgentScene } from './agent-exchange-scene.js';
 
 // RFC 8693 agent delegation through the gateway: the happy path and who may exchange (docs/decisions.md

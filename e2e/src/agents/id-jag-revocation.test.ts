@@ -20,7 +20,7 @@ import {
   registerWebApp,
   TOKEN_EXCHANGE,
   tokenRequest,
-} from './exchange-helpers.js';
+} from '../support/exchange-helpers.js';
 
 // An ID-JAG this server issues for itself (docs/enterprise-assertions.md, docs/tokens.md #30):
 // it is both the issuer (ENTERPRISE_ID_JAG_AUDIENCES names its own issuer) and the target (its

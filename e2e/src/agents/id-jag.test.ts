@@ -42,7 +42,7 @@ import {
   registerWebApp,
   TOKEN_EXCHANGE,
   tokenRequest,
-} from './exchange-helpers.js';
+} from '../support/exchange-helpers.js';
 
 // ID-JAG between two instances of the suite on loopback (docs/decisions.md #13, interface.md 4.3, 4.4,
 // docs/enterprise-assertions.md): `idp` issues by token exchange, `rs` trusts idp through

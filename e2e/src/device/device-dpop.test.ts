@@ -5,7 +5,7 @@ import { clientCredentials, newUser, useCodeFlow, type AppClient } from '../supp
 import { TestBrowser } from '../support/test-browser.js';
 import { basicAuth } from '../support/tokens.js';
 import { introspect } from '../support/token-management.js';
-import { dpopProof, newDpopKey, type DpopKey } from '../sender-constraint/dpop-proof.js';
+import { dpopProof, newDpopKey, type DpopKey } from '../support/dpop-proof.js';
 import { DEVICE_GRANT, decideOnPages, newDeviceClient, startDevice } from './device-scene.js';
 
 /**

@@ -11,7 +11,7 @@ import {
 import { signInTokens } from '../support/admin-scenes.js';
 import { pageText, TestBrowser, type HtmlForm } from '../support/test-browser.js';
 import { verifyAtJwks } from '../support/tokens.js';
-import { ACR_MFA, enrolTotp, totpCode } from '../strong-auth/strong-auth-helpers.js';
+import { ACR_MFA, enrolTotp, totpCode } from '../support/strong-auth-helpers.js';
 import { enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountCall, querySql, signIn, signUp } from '../support/accounts.js';
 import { launchChromium } from '../support/chromium.js';
 import { basicAuth } from '../support/tokens.js';
-import { ACR_MFA, enrolTotp, totpCode } from '../strong-auth/strong-auth-helpers.js';
+import { ACR_MFA, enrolTotp, totpCode } from '../support/strong-auth-helpers.js';
 import { useFederation } from './federation-setup.js';
 import { passUpstream } from './federation-pages.js';
 

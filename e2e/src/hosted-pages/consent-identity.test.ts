@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { pageText, TestBrowser } from '../support/test-browser.js';
-import { registerClient } from '../agents/exchange-helpers.js';
+import { registerClient } from '../support/exchange-helpers.js';
 
 // The consent screen says who is asking in more than the client's own words (docs/hosted-pages.md
 // #23, docs/security.md #12 finding 5): the host the browser goes back to, the resources the

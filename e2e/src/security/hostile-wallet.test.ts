@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture } from '../wallet/wallet-test-setup.js';
+import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { useHostileSuite } from './hostile-suite.js';
 import { walletRoutes, type WalletWorld } from './hostile-wallet-routes.js';
 

@@ -12,7 +12,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { pageText, TestBrowser } from '../support/test-browser.js';
-import { dpopProof, newDpopKey } from './dpop-proof.js';
+import { dpopProof, newDpopKey } from '../support/dpop-proof.js';
 
 /**
  * Client ID metadata documents (interface.md 7) meet PAR and DPoP (interface.md 4.12): a

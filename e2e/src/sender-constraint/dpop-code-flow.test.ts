@@ -12,7 +12,7 @@ import {
 } from '../support/code-flow.js';
 import { requestToken } from '../support/tokens.js';
 import { TestBrowser } from '../support/test-browser.js';
-import { dpopProof, newDpopKey } from './dpop-proof.js';
+import { dpopProof, newDpopKey } from '../support/dpop-proof.js';
 
 /**
  * RFC 9449 with the authorization code grant (interface.md 4.12): a public client pushes its

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newDeveloper } from '../support/clients.js';
 import { authorizationParameters, newAppClient, useCodeFlow } from '../support/code-flow.js';
 import { basicAuth, machineClient, newClient, type FormField } from '../support/tokens.js';
-import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from './dpop-proof.js';
+import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from '../support/dpop-proof.js';
 
 /**
  * RFC 9449 section 4.3, 5, 7.1 and 8 (interface.md 4.12): every refusal of a DPoP proof, at the

@@ -6,7 +6,7 @@ import { launchChromium } from '../support/chromium.js';
 import { call } from '../support/clients.js';
 import { RelyingParty, type SignInResult } from '../support/relying-party.js';
 import { useSuite } from '../support/use-suite.js';
-import { ACR_MFA } from './strong-auth-helpers.js';
+import { ACR_MFA } from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11, docs/strong-authentication.md #15-#20: passkeys registered on the
 // account page and used to sign in at an authorization request, in Chromium with a CDP virtual

@@ -11,7 +11,7 @@ import {
   passwordStep,
   secondStep,
   totpCode,
-} from './strong-auth-helpers.js';
+} from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11 through the JSON API: enrolment, the two-step POST /auth/login, each
 // code once, recovery codes once, removal (docs/strong-authentication.md #2-#4, #6, #9).

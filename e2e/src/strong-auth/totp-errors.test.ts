@@ -10,7 +10,7 @@ import {
   passwordStep,
   secondStep,
   totpCode,
-} from './strong-auth-helpers.js';
+} from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11: every error row of the second-factor routes, with its exact body
 // (the envelope of interface.md 7), and the per-account second-step budget

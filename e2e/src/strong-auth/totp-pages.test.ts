@@ -16,7 +16,7 @@ import {
 } from '../support/code-flow.js';
 import { basicAuth } from '../support/tokens.js';
 import { pageText, TestBrowser, type BrowserResponse, type HtmlForm } from '../support/test-browser.js';
-import { ACR_MFA, totpCode } from './strong-auth-helpers.js';
+import { ACR_MFA, totpCode } from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11 on the hosted pages: an authenticator app set up from /ui/account, the
 // second step of /ui/login, and acr_values asking a password-only session to step up

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formOf, newUser, submitLogin, useCodeFlow, type TestUser } from '../support/code-flow.js';
 import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture } from './wallet-test-setup.js';
+import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { signInWithPassword, startWalletLink, startWalletSignIn } from './wallet-page-flows.js';
 import { handleOf, headingOf } from './wallet-page-reader.js';
 

@@ -2,7 +2,7 @@ import { openTestPool } from '@authz/shared/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
-import { createWalletFixture, signedInBrowser, type BrowserUser } from './wallet-test-setup.js';
+import { createWalletFixture, signedInBrowser, type BrowserUser } from '../support/wallet-test-setup.js';
 
 // Every start of a wallet flow stores a presentation request, so POST /auth/link/wallet and
 // the hosted POST /ui/wallet-login and /ui/wallet-link share one per-IP budget

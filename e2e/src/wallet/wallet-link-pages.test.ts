@@ -11,7 +11,7 @@ import {
 } from '../support/code-flow.js';
 import { parseForms, TestBrowser } from '../support/test-browser.js';
 import { postForm, TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture } from './wallet-test-setup.js';
+import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { confirmOnPage, signInWithPassword, startWalletLink } from './wallet-page-flows.js';
 import { headingOf, readWaitingScreen } from './wallet-page-reader.js';
 

@@ -10,7 +10,7 @@ import {
   signedInBrowser,
   type BrowserUser,
   type WalletFixture,
-} from './wallet-test-setup.js';
+} from '../support/wallet-test-setup.js';
 
 // What the wallet-link*.test.ts files share: interface.md 4.2 wallet linking and the 4.9 OID4VP
 // transport through the gateway, with a test wallet and two signed-in browsers.

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { useSuite, type SuiteContext } from '../support/use-suite.js';
-import { createWalletFixture } from './wallet-test-setup.js';
+import { createWalletFixture } from '../support/wallet-test-setup.js';
 
 // interface.md 4.5: while WALLET_FEDERATION_ENABLED is off, or on without a usable verifier profile,
 // every wallet page is the 404 page, before any other check (docs/decisions.md #25): no CSRF

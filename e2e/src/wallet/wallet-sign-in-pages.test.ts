@@ -15,7 +15,7 @@ import {
 } from '../support/code-flow.js';
 import { parseForms, TestBrowser } from '../support/test-browser.js';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture } from './wallet-test-setup.js';
+import { createWalletFixture } from '../support/wallet-test-setup.js';
 import {
   confirmOnPage,
   linkThroughPages,

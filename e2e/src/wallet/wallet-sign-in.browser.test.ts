@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/clients.js';
 import { useSuite } from '../support/use-suite.js';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture } from './wallet-test-setup.js';
+import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { decodeQrCode } from './wallet-page-reader.js';
 import { ARTIFACTS_DIR, launchChromium } from '../support/chromium.js';
 import { RelyingParty, type SignInResult } from '../support/relying-party.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSuite } from '../support/use-suite.js';
 import { BINDER_COOKIE } from '@authz/gateway';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture, signedInBrowser, type BrowserUser } from './wallet-test-setup.js';
+import { createWalletFixture, signedInBrowser, type BrowserUser } from '../support/wallet-test-setup.js';
 
 // Wallet sign-in (interface.md 2.6, 4.5; docs/wallet.md #8, #13) at the gRPC contract the hosted pages use,
 // with the wallet answering through the gateway. The flows run on a second wallet-bridge

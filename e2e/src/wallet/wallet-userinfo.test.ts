@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { authorizedTokens, newAppClient, newUser, useCodeFlow } from '../support/code-flow.js';
 import { BINDER_COOKIE } from '@authz/gateway';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture, signedInBrowser } from './wallet-test-setup.js';
+import { createWalletFixture, signedInBrowser } from '../support/wallet-test-setup.js';
 
 // interface.md 4.3 UserInfo trust order (wallet, then oidc_*, then self_reported; docs/wallet.md #12): once
 // a wallet credential with an attested email is linked, UserInfo names that address.

@@ -1,11 +1,11 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { REDIRECT_URI, type AppClient } from '../support/code-flow.js';
-import { call } from '../support/clients.js';
-import { introspect } from '../support/token-management.js';
-import { basicAuth, requestToken, type FormField, type TokenResponse } from '../support/tokens.js';
-import type { Suite } from '../support/suite.js';
+import { REDIRECT_URI, type AppClient } from './code-flow.js';
+import { call } from './clients.js';
+import { introspect } from './token-management.js';
+import { basicAuth, requestToken, type FormField, type TokenResponse } from './tokens.js';
+import type { Suite } from './suite.js';
 
 /** HTTP helpers of the token exchange and ID-JAG tests (RFC 8693, docs/decisions.md #12, #13). */
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
-import { accountCall } from '../support/accounts.js';
-import type { Suite } from '../support/suite.js';
+import { accountCall } from './accounts.js';
+import type { Suite } from './suite.js';
 
 /** Helpers of the strong-authentication tests (docs/interface.md 4.11). */
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { IdentityService } from '@authz/proto/identity/v1/identity';
 import { GrpcChannel } from '@authz/shared/grpc';
 import { SESSION_COOKIE } from '@authz/shared/protocol';
-import { createTestVerifierChain, type TestVerifierChain } from '../support/test-verifier.js';
-import { TestIssuer, writeTrustedIssuers } from '../support/test-wallet.js';
+import { createTestVerifierChain, type TestVerifierChain } from './test-verifier.js';
+import { TestIssuer, writeTrustedIssuers } from './test-wallet.js';
 
 export const PASSWORD = 'amber-Falcon-meadow-27';
 
