@@ -39,7 +39,12 @@ describe('the hosted login once rate limited, in Chromium', () => {
       await page.fill('input[type=email][name=email]', user.email);
       await page.fill('input[type=password][name=password]', 'wrong-Password-1234');
       const [response] = await Promise.all([
-        page.waitForResponse((candidate) => candidate.request().method() === 'POST'),
+        // The sign-in form's own POST: the page's passkey script also POSTs for its options
+        // when the address field gets focus (docs/strong-authentication.md).
+        page.waitForResponse(
+          (candidate) =>
+            candidate.request().method() === 'POST' && new URL(candidate.url()).pathname === '/ui/login',
+        ),
         page.click('form [type=submit]'),
       ]);
       last = { status: response.status(), retryAfter: await response.headerValue('retry-after') };
