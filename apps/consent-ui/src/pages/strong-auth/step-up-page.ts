@@ -82,7 +82,10 @@ export function stepUpFormPage(
         csrfToken: view.session.csrfToken,
         error: view.passkeyError,
       })
-    : html``;
+    : view.passkeyError !== undefined
+      ? // A refusal still says so when the account has no passkey (left): same message for all.
+        html`<p class="alert" role="alert">${view.passkeyError}</p>`
+      : html``;
   return documentPage(deps.links, status, {
     title: 'Two-step verification',
     heading: 'Confirm it is you',
