@@ -126,13 +126,16 @@ describe('step-up with a passkey', () => {
     await passwordSignIn(page, owner);
     await page.fill('#passkey-name', 'Laptop');
     const registered = page.waitForResponse(
-      (response) => response.url() === `${issuer}/ui/account/passkeys` && response.request().method() === 'POST',
+      (response) =>
+        response.url() === `${issuer}/ui/account/passkeys` && response.request().method() === 'POST',
     );
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     expect((await registered).status()).toBe(303);
     await page.waitForURL(`${issuer}/ui/account`);
 
-    const stepUpPage = page.waitForResponse((response) => response.url().startsWith(`${issuer}/ui/login?handle=`));
+    const stepUpPage = page.waitForResponse((response) =>
+      response.url().startsWith(`${issuer}/ui/login?handle=`),
+    );
     await page.goto(`${party.origin}/start?acr_values=${encodeURIComponent(ACR_MFA)}`);
     const shown = await stepUpPage;
     expect(shown.status()).toBe(200);
@@ -172,7 +175,9 @@ describe('step-up with a passkey', () => {
   it('without a second factor the page says how to add one', async () => {
     const page = otherPage;
     await passwordSignIn(page, other);
-    const stepUpPage = page.waitForResponse((response) => response.url().startsWith(`${issuer}/ui/login?handle=`));
+    const stepUpPage = page.waitForResponse((response) =>
+      response.url().startsWith(`${issuer}/ui/login?handle=`),
+    );
     await page.goto(`${party.origin}/start?acr_values=${encodeURIComponent(ACR_MFA)}`);
     expect((await stepUpPage).status()).toBe(403);
     await expect(page.textContent('h1')).resolves.toBe('Two-step verification needed');
@@ -192,8 +197,12 @@ describe('step-up with a passkey', () => {
     // The owner's authenticator signs that challenge with the owner's passkey.
     await ownerPage.goto(`${issuer}/ui/account`);
     const assertion = await ownerPage.evaluate(async (optionsJSON) => {
-      const webauthn = (window as unknown as { SimpleWebAuthnBrowser: { startAuthentication: Function } })
-        .SimpleWebAuthnBrowser;
+      // @simplewebauthn/browser's global, loaded by the account page (docs/strong-authentication.md #20).
+      const webauthn = (
+        globalThis as unknown as {
+          SimpleWebAuthnBrowser: { startAuthentication(input: { optionsJSON: unknown }): Promise<unknown> };
+        }
+      ).SimpleWebAuthnBrowser;
       return JSON.stringify(await webauthn.startAuthentication({ optionsJSON }));
     }, optionsJson);
 

@@ -8,8 +8,7 @@ export interface PasskeyAssertionDeps {
 }
 
 export type AssertionOutcome =
-  | { verified: true; passkey: StoredPasskey }
-  | { verified: false; reason: string; userId?: string };
+  { verified: true; passkey: StoredPasskey } | { verified: false; reason: string; userId?: string };
 
 /**
  * docs/strong-authentication.md #18 and #21, shared by passkey sign-in and step-up: the

@@ -48,7 +48,11 @@ export interface SecondFactorPort {
   /** WebAuthn request options (JSON) for stepping up this session with the user's passkeys (#21). */
   passkeyStepUpOptions(sessionToken: string): Promise<string>;
   /** Steps the session up; InvalidCodeError for every refusal, RateLimitedError past the budget. */
-  stepUpWithPasskey(input: { sessionToken: string; responseJson: string; origin: RequestOrigin }): Promise<void>;
+  stepUpWithPasskey(input: {
+    sessionToken: string;
+    responseJson: string;
+    origin: RequestOrigin;
+  }): Promise<void>;
   renamePasskey(input: {
     userId: string;
     passkeyId: string;

@@ -127,7 +127,10 @@ export async function submitStepUp(deps: Deps, request: PageRequest): Promise<Pa
   return redirectPage(303, deps.links.resume(handle));
 }
 
-export async function stepUpMethods(deps: Pick<Registry, 'secondFactors'>, userId: string): Promise<StepUpMethods> {
+export async function stepUpMethods(
+  deps: Pick<Registry, 'secondFactors'>,
+  userId: string,
+): Promise<StepUpMethods> {
   const factors = await deps.secondFactors.factors(userId);
   return { totp: factors.totp, passkey: factors.passkeys.length > 0 };
 }
