@@ -107,6 +107,8 @@ describe('step-up with a passkey', () => {
   let ownerPage: Page;
   let otherContext: BrowserContext;
   let otherPage: Page;
+  /** A pending authorization's handle, for the refusals (any well-formed handle will do). */
+  let pendingHandle = '';
 
   beforeAll(async () => {
     ownerContext = await browser.newContext();
@@ -187,6 +189,7 @@ describe('step-up with a passkey', () => {
   it("refuses the owner's passkey on another user's challenge, and a challenge used once", async () => {
     // The other user's session asks for step-up options (its challenge is bound to it).
     const handle = new URL(otherPage.url()).searchParams.get('handle') ?? '';
+    pendingHandle = handle;
     await otherPage.goto(`${issuer}/ui/account`);
     const otherCsrf = await otherPage.locator('input[name=csrf_token]').first().inputValue();
     const options = await postFrom(otherPage, '/ui/login/step-up/passkey/options', { csrf_token: otherCsrf });
@@ -233,5 +236,41 @@ describe('step-up with a passkey', () => {
     const ownerEvents = await auditOf(owner, ['session_stepped_up', 'second_factor_failure']);
     expect(ownerEvents.map((event) => event.type)).toEqual(['session_stepped_up', 'second_factor_failure']);
     expect(ownerEvents[1]?.details).toEqual({ stepUp: true, passkey: true, reason: 'unknown challenge' });
+  });
+
+  it('refuses an assertion whose signature was altered', async () => {
+    await ownerPage.goto(`${issuer}/ui/account`);
+    const csrf = await ownerPage.locator('input[name=csrf_token]').first().inputValue();
+    const options = await postFrom(ownerPage, '/ui/login/step-up/passkey/options', { csrf_token: csrf });
+    expect(options.status).toBe(200);
+    const optionsJson = JSON.parse(options.body) as { allowCredentials: { id: string }[] };
+    expect(optionsJson.allowCredentials).toHaveLength(1);
+    const assertion = await ownerPage.evaluate(async (optionsJSON) => {
+      const webauthn = (
+        globalThis as unknown as {
+          SimpleWebAuthnBrowser: { startAuthentication(input: { optionsJSON: unknown }): Promise<unknown> };
+        }
+      ).SimpleWebAuthnBrowser;
+      return JSON.stringify(await webauthn.startAuthentication({ optionsJSON }));
+    }, optionsJson);
+    const parsed = JSON.parse(assertion) as { response: { signature: string } };
+    const signature = Buffer.from(parsed.response.signature, 'base64url');
+    signature[signature.length - 1]! ^= 0xff;
+    parsed.response.signature = signature.toString('base64url');
+
+    const handle = pendingHandle;
+    const refused = await postFrom(ownerPage, '/ui/login/step-up/passkey', {
+      csrf_token: csrf,
+      handle,
+      response: JSON.stringify(parsed),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toContain(REFUSED);
+    const ownerEvents = await auditOf(owner, ['second_factor_failure']);
+    expect(ownerEvents.at(-1)?.details).toEqual({
+      stepUp: true,
+      passkey: true,
+      reason: 'assertion does not verify',
+    });
   });
 });
