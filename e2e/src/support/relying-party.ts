@@ -77,7 +77,11 @@ export class RelyingParty {
   private async route(
     url: string,
   ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-    if (url.startsWith('/start')) return { status: 302, headers: { location: await this.start() }, body: '' };
+    if (url.startsWith('/start')) {
+      // /start?acr_values=...: the authorization request asks for that class (OIDC Core 3.1.2.1).
+      const acrValues = new URL(url, this.origin).searchParams.get('acr_values') ?? undefined;
+      return { status: 302, headers: { location: await this.start(acrValues) }, body: '' };
+    }
     if (url.startsWith('/callback')) {
       const result = await this.finish(new URL(url, this.origin));
       const body = `<!doctype html><title>Signed in</title><pre id="result">${escape(JSON.stringify(result))}</pre>`;
@@ -91,7 +95,7 @@ export class RelyingParty {
     return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
   }
 
-  private async start(): Promise<string> {
+  private async start(acrValues: string | undefined): Promise<string> {
     const config = this.configured();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -104,6 +108,7 @@ export class RelyingParty {
       code_challenge_method: 'S256',
       state,
       nonce,
+      ...(acrValues === undefined ? {} : { acr_values: acrValues }),
     }).href;
   }
 

@@ -91,6 +91,32 @@
     }
   }
 
+  // Step-up page (docs/strong-authentication.md #21): the signed-in user's own passkeys only.
+  var stepUp = document.getElementById('passkey-step-up');
+  if (stepUp) {
+    var stepUpFields = function () {
+      return {
+        handle: stepUp.getAttribute('data-handle'),
+        csrf_token: stepUp.getAttribute('data-csrf-token'),
+      };
+    };
+    stepUp.hidden = false;
+    stepUp.addEventListener('click', function () {
+      var fields = stepUpFields();
+      fetchOptions(stepUp.getAttribute('data-options'), fields)
+        .then(function (options) {
+          return webauthn.startAuthentication({ optionsJSON: options });
+        })
+        .then(function (response) {
+          fields.response = JSON.stringify(response);
+          submitForm(stepUp.getAttribute('data-action'), fields);
+        })
+        .catch(function () {
+          showError(stepUp, 'No passkey was used. Try again.');
+        });
+    });
+  }
+
   // Account page: a new passkey is created, then the form carries the credential.
   var register = document.getElementById('passkey-register');
   if (register) {

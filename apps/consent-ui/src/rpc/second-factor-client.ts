@@ -59,6 +59,12 @@ export function secondFactorsOverGrpc(clients: {
       if (!sessionToken) throw new InternalError({ detail: 'identity answered without a session token' });
       return sessionToken;
     },
+    async passkeyStepUpOptions(sessionToken) {
+      return (await clients.secondFactors.beginPasskeyStepUp({ sessionToken })).optionsJson;
+    },
+    async stepUpWithPasskey({ sessionToken, responseJson, origin }) {
+      await clients.secondFactors.finishPasskeyStepUp({ sessionToken, responseJson, origin });
+    },
     async renamePasskey({ userId, passkeyId, name, origin }) {
       await clients.secondFactors.renamePasskey({ userId, passkeyId, name, origin });
     },

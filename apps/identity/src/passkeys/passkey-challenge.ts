@@ -4,7 +4,11 @@ import type { Redis } from 'ioredis';
 /** docs/strong-authentication.md #16: a ceremony's challenge lives 5 minutes and is used once. */
 export const PASSKEY_CHALLENGE_TTL_SECONDS = 300;
 
-export type PasskeyCeremony = { kind: 'registration'; userId: string } | { kind: 'sign-in' };
+export type PasskeyCeremony =
+  | { kind: 'registration'; userId: string }
+  | { kind: 'sign-in' }
+  // docs/strong-authentication.md #21: a step-up of this one session.
+  | { kind: 'step-up'; sessionId: string };
 
 export interface PasskeyChallengeDeps {
   redis: Redis;

@@ -1,10 +1,6 @@
 import type { FinishPasskeySignInRequest } from '@authz/proto/identity/v1/second_factors';
 import { InvalidCredentialsError } from '@authz/shared/errors';
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-} from '@simplewebauthn/server';
+import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AccountStore } from '../accounts/account-store.js';
 import {
   openSignInSession,
@@ -18,6 +14,7 @@ import {
   takePasskeyChallenge,
   type PasskeyChallengeDeps,
 } from './passkey-challenge.js';
+import { verifyPasskeyAssertion } from './passkey-assertion.js';
 import type { PasskeyStore } from './passkey-store.js';
 import { parseJsonObject } from './parse-json-object.js';
 import { relyingPartyOf } from './relying-party.js';
@@ -65,44 +62,9 @@ export async function finishPasskeySignIn(
   if (!response || typeof response.id !== 'string' || ceremony?.kind !== 'sign-in') {
     return refuse('unknown challenge');
   }
-  const passkey = await deps.passkeys.findByCredentialId(response.id);
-  if (!passkey) return refuse('unknown credential');
-  const userHandle = response.response.userHandle;
-  if (
-    typeof userHandle !== 'string' ||
-    Buffer.from(userHandle, 'base64url').toString('utf8') !== passkey.userId
-  ) {
-    return refuse('user handle does not match', passkey.userId);
-  }
-  const rp = relyingPartyOf(deps.issuer);
-  let verified;
-  try {
-    verified = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge!,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpId,
-      requireUserVerification: true,
-      credential: {
-        id: passkey.credentialId,
-        publicKey: new Uint8Array(passkey.publicKey),
-        counter: passkey.signCount,
-        transports: passkey.transports as never,
-      },
-    });
-  } catch {
-    // simplewebauthn throws for a counter that did not move forward, too (WebAuthn Level 3
-    // section 7.2 step 22: a possible clone).
-    return refuse('assertion does not verify', passkey.userId);
-  }
-  if (!verified.verified) return refuse('assertion does not verify', passkey.userId);
-  const info = verified.authenticationInfo;
-  const used = await deps.passkeys.recordUse(
-    passkey.id,
-    { signCount: info.newCounter, backedUp: info.credentialBackedUp, expectedCount: passkey.signCount },
-    new Date(),
-  );
-  if (!used) return refuse('passkey changed meanwhile', passkey.userId);
+  const outcome = await verifyPasskeyAssertion(deps, response, challenge!);
+  if (!outcome.verified) return refuse(outcome.reason, outcome.userId);
+  const { passkey } = outcome;
   const user = await deps.accounts.findById(passkey.userId);
   if (!user || !signInAllowed(user)) return refuse('account cannot sign in', passkey.userId);
   return openSignInSession(deps, {

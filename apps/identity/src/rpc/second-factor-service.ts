@@ -15,6 +15,7 @@ import {
 } from '../passkeys/passkey-management.js';
 import { beginPasskeyRegistration, finishPasskeyRegistration } from '../passkeys/passkey-registration.js';
 import { beginPasskeySignIn, finishPasskeySignIn } from '../passkeys/passkey-sign-in.js';
+import { beginPasskeyStepUp, finishPasskeyStepUp } from '../passkeys/passkey-step-up.js';
 import { signInMessage } from './sign-in-message.js';
 
 /** The gRPC face of second factors (docs/strong-authentication.md): thin translations. */
@@ -51,6 +52,12 @@ export function secondFactorServiceImplementation(
     async finishPasskeySignIn(request) {
       // Only the hosted pages sign in with a passkey: the session gets a cookie token.
       return signInMessage(await finishPasskeySignIn(registry, request, true));
+    },
+    async beginPasskeyStepUp(request) {
+      return { optionsJson: await beginPasskeyStepUp(registry, request) };
+    },
+    async finishPasskeyStepUp(request) {
+      return { amr: await finishPasskeyStepUp(registry, request) };
     },
     async renamePasskey(request) {
       await renamePasskey(registry, request);

@@ -45,6 +45,14 @@ export interface SecondFactorPort {
   passkeySignInOptions(): Promise<string>;
   /** The session cookie value; InvalidCredentialsError for every refusal. */
   signInWithPasskey(input: { responseJson: string; origin: RequestOrigin }): Promise<string>;
+  /** WebAuthn request options (JSON) for stepping up this session with the user's passkeys (#21). */
+  passkeyStepUpOptions(sessionToken: string): Promise<string>;
+  /** Steps the session up; InvalidCodeError for every refusal, RateLimitedError past the budget. */
+  stepUpWithPasskey(input: {
+    sessionToken: string;
+    responseJson: string;
+    origin: RequestOrigin;
+  }): Promise<void>;
   renamePasskey(input: {
     userId: string;
     passkeyId: string;

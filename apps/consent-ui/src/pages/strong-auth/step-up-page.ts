@@ -10,6 +10,8 @@ import { csrfRefusal, documentPage, redirectPage, type PageResult } from '../sha
 import type { Registry } from '../../registry.js';
 import { expiredRequestPage, signInRequiredPage, tooManyAttemptsPage } from '../status/status-pages.js';
 import { codeField, WRONG_CODE } from './code-field.js';
+import { passkeyScripts } from './passkey-sign-in-offer.js';
+import { passkeyStepUpOffer } from './passkey-step-up-offer.js';
 
 type Deps = Pick<Registry, 'identity' | 'links' | 'secondFactors' | 'strongAuthLinks' | 'accountLinks'>;
 
@@ -27,9 +29,15 @@ export async function stepUpPage(
 ): Promise<PageResult | undefined> {
   const session = await findBrowserSession(deps, request.cookies);
   if (!session || satisfiesAcr(acrOf(session.amr), pending.acrRequired!)) return undefined;
-  const factors = await deps.secondFactors.factors(session.userId);
-  if (!factors.totp) return noSecondFactorPage(deps, pending);
-  return stepUpFormPage(deps, 200, { session, handle, clientName: pending.clientName });
+  const methods = await stepUpMethods(deps, session.userId);
+  if (!methods.totp && !methods.passkey) return noSecondFactorPage(deps, pending);
+  return stepUpFormPage(deps, 200, { session, handle, clientName: pending.clientName, methods });
+}
+
+/** What the signed-in user can step up with (docs/strong-authentication.md #14, #21). */
+export interface StepUpMethods {
+  totp: boolean;
+  passkey: boolean;
 }
 
 function noSecondFactorPage(deps: Deps, pending: PendingAuthorization): PageResult {
@@ -42,11 +50,42 @@ function noSecondFactorPage(deps: Deps, pending: PendingAuthorization): PageResu
   });
 }
 
-function stepUpFormPage(
+/**
+ * The step-up page: the authenticator app's code form when the user has one, and the passkey
+ * button when they have a passkey (docs/strong-authentication.md #21). The passkey button sits
+ * outside the one form and carries the handle and CSRF token itself.
+ */
+export function stepUpFormPage(
   deps: Deps,
   status: number,
-  view: { session: BrowserSession; handle: string; clientName?: string; error?: string },
+  view: {
+    session: BrowserSession;
+    handle: string;
+    clientName?: string;
+    error?: string;
+    passkeyError?: string;
+    methods: StepUpMethods;
+  },
 ): PageResult {
+  const { methods } = view;
+  const codeForm = methods.totp
+    ? html`<form method="post" action="${deps.strongAuthLinks.stepUp()}">
+        <input type="hidden" name="handle" value="${view.handle}" />
+        <input type="hidden" name="csrf_token" value="${view.session.csrfToken}" />
+        ${codeField(view.error)}
+        <div class="actions"><button type="submit" class="primary">Verify</button></div>
+      </form>`
+    : html``;
+  const passkeyOffer = methods.passkey
+    ? passkeyStepUpOffer(deps.strongAuthLinks, {
+        handle: view.handle,
+        csrfToken: view.session.csrfToken,
+        error: view.passkeyError,
+      })
+    : view.passkeyError !== undefined
+      ? // A refusal still says so when the account has no passkey (left): same message for all.
+        html`<p class="alert" role="alert">${view.passkeyError}</p>`
+      : html``;
   return documentPage(deps.links, status, {
     title: 'Two-step verification',
     heading: 'Confirm it is you',
@@ -54,12 +93,8 @@ function stepUpFormPage(
         ${view.clientName === undefined ? 'This application' : view.clientName} asks for two-step
         verification. Signed in as <strong>${view.session.email}</strong>.
       </p>
-      <form method="post" action="${deps.strongAuthLinks.stepUp()}">
-        <input type="hidden" name="handle" value="${view.handle}" />
-        <input type="hidden" name="csrf_token" value="${view.session.csrfToken}" />
-        ${codeField(view.error)}
-        <div class="actions"><button type="submit" class="primary">Verify</button></div>
-      </form>`,
+      ${codeForm} ${passkeyOffer}`,
+    ...(methods.passkey ? { scripts: passkeyScripts(deps.strongAuthLinks) } : {}),
   });
 }
 
@@ -84,9 +119,18 @@ export async function submitStepUp(deps: Deps, request: PageRequest): Promise<Pa
   } catch (error) {
     if (error instanceof RateLimitedError) return tooManyAttemptsPage(deps);
     if (error instanceof InvalidCodeError || error instanceof ValidationError) {
-      return stepUpFormPage(deps, 401, { session, handle, error: WRONG_CODE });
+      const methods = await stepUpMethods(deps, session.userId);
+      return stepUpFormPage(deps, 401, { session, handle, error: WRONG_CODE, methods });
     }
     throw error;
   }
   return redirectPage(303, deps.links.resume(handle));
+}
+
+export async function stepUpMethods(
+  deps: Pick<Registry, 'secondFactors'>,
+  userId: string,
+): Promise<StepUpMethods> {
+  const factors = await deps.secondFactors.factors(userId);
+  return { totp: factors.totp, passkey: factors.passkeys.length > 0 };
 }

@@ -2,6 +2,8 @@
 export const STRONG_AUTH_PAGE_PATHS = {
   secondStep: '/ui/login/mfa',
   stepUp: '/ui/login/step-up',
+  passkeyStepUpOptions: '/ui/login/step-up/passkey/options',
+  passkeyStepUp: '/ui/login/step-up/passkey',
   totpBegin: '/ui/account/totp',
   totpConfirm: '/ui/account/totp/confirm',
   totpRemove: '/ui/account/totp/remove',

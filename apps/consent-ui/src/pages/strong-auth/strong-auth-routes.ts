@@ -9,6 +9,7 @@ import {
 import { showPasskeyScript, showWebauthnScript } from './passkey-assets.js';
 import { submitPasskeySignIn, submitPasskeySignInOptions } from './passkey-sign-in.js';
 import { submitSecondStep } from './second-step-page.js';
+import { submitPasskeyStepUp, submitPasskeyStepUpOptions } from './passkey-step-up.js';
 import { submitStepUp } from './step-up-page.js';
 import { STRONG_AUTH_PAGE_PATHS } from './strong-auth-links.js';
 
@@ -16,6 +17,8 @@ import { STRONG_AUTH_PAGE_PATHS } from './strong-auth-links.js';
 export const STRONG_AUTH_ROUTES: readonly Route[] = [
   { path: STRONG_AUTH_PAGE_PATHS.secondStep, methods: { POST: submitSecondStep } },
   { path: STRONG_AUTH_PAGE_PATHS.stepUp, methods: { POST: submitStepUp } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeyStepUpOptions, methods: { POST: submitPasskeyStepUpOptions } },
+  { path: STRONG_AUTH_PAGE_PATHS.passkeyStepUp, methods: { POST: submitPasskeyStepUp } },
   { path: STRONG_AUTH_PAGE_PATHS.totpBegin, methods: { POST: submitTotpBegin } },
   { path: STRONG_AUTH_PAGE_PATHS.totpConfirm, methods: { POST: submitTotpConfirm } },
   { path: STRONG_AUTH_PAGE_PATHS.totpRemove, methods: { POST: submitTotpRemove } },
