@@ -10,6 +10,7 @@ import type { OAuthEnv } from './config/env.js';
 import { openEnterpriseAssertions } from './enterprise/enterprise-assertions.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { KeyRing } from './keys/key-ring.js';
+import { AccessTokenSignatures } from './keys/access-token-signatures.js';
 import type { AccountsPort } from './protocol/account-lifecycle/accounts-port.js';
 import type { UserGrantsStore } from './protocol/account-lifecycle/user-grants-store.js';
 import type { AuditPort } from './protocol/delegation/audit-port.js';
@@ -71,6 +72,8 @@ export interface TokenConfig {
 export interface Registry {
   config: TokenConfig;
   keys: Pick<KeyRing, 'signingKey' | 'verificationKey'>;
+  /** The signature check of our access tokens, remembered per token (docs/performance.md #20). */
+  accessTokenSignatures: Pick<AccessTokenSignatures, 'verify'>;
   refreshTokens: RefreshTokenStore;
   /** Tokens derived from ours, with the lineage that revokes them (docs/tokens.md #30). */
   derivedTokens: DerivedTokenStore;
@@ -138,6 +141,7 @@ export function createRegistry(
       requirePushedAuthorizationRequests: env.requirePushedAuthorizationRequests,
     },
     keys: parts.keys,
+    accessTokenSignatures: new AccessTokenSignatures(parts.keys),
     refreshTokens: new PrismaRefreshTokenStore(prisma),
     derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),

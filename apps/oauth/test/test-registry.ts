@@ -27,6 +27,7 @@ import { RedisDenyList } from '../src/storage/redis-deny-list.js';
 import { RedisHandleStore } from '../src/storage/redis-handle-store.js';
 import { RedisDpopJtiStore } from '../src/storage/redis-dpop-jti-store.js';
 import type { PushedAuthorization } from '../src/protocol/par/pushed-authorization.js';
+import { AccessTokenSignatures } from '../src/keys/access-token-signatures.js';
 import { RedisDeviceGrantStore } from '../src/storage/redis-device-grant-store.js';
 import type {
   DeviceConsentPrompt,
@@ -58,6 +59,7 @@ export function openTestRegistry(
       idJagAudiences: env.enterprise.idJagAudiences,
     },
     keys,
+    accessTokenSignatures: new AccessTokenSignatures(keys),
     refreshTokens: new PrismaRefreshTokenStore(prisma),
     derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),

@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { KeyObject } from 'node:crypto';
 import type { Logger } from '@authz/shared/logger';
 import type { CryptoKey, JWK } from 'jose';
 import { decryptPrivateKey, generateSigningKey, importPublicKey } from './signing-key-material.js';
@@ -48,6 +48,8 @@ interface Signers {
 interface PublishedKey {
   record: SigningKeyRecord;
   publicKey: CryptoKey;
+  /** The same key for node:crypto's synchronous verify (verify-compact-jws.ts). */
+  publicKeyObject: KeyObject;
 }
 
 // An unknown kid triggers at most one early reload per this interval (a rotation elsewhere).
@@ -89,7 +91,12 @@ export class KeyRing {
     const published = new Map<string, PublishedKey>();
     for (const record of records) {
       const known = this.published.get(record.kid);
-      published.set(record.kid, { record, publicKey: known?.publicKey ?? (await importPublicKey(record)) });
+      const publicKey = known?.publicKey ?? (await importPublicKey(record));
+      published.set(record.kid, {
+        record,
+        publicKey,
+        publicKeyObject: known?.publicKeyObject ?? KeyObject.from(publicKey),
+      });
     }
     const signers = new Map<SigningAlg, Signers>();
     for (const alg of SIGNING_ALGS) {
@@ -146,6 +153,23 @@ export class KeyRing {
       known = this.published.get(kid);
     }
     return known?.record.alg === alg ? known.publicKey : undefined;
+  }
+
+  /** As `verificationKey`, for node:crypto (verify-compact-jws.ts). */
+  async verificationKeyObject(
+    kid: string | undefined,
+    alg: SigningAlg = 'EdDSA',
+  ): Promise<KeyObject | undefined> {
+    if ((await this.verificationKey(kid, alg)) === undefined) return undefined;
+    return this.published.get(kid!)?.publicKeyObject;
+  }
+
+  /**
+   * Whether `kid` is still a published key of `alg`, without reloading: a signature verified
+   * earlier under a key since withdrawn no longer counts (verified-token-cache.ts).
+   */
+  isPublished(kid: string, alg: SigningAlg = 'EdDSA'): boolean {
+    return this.published.get(kid)?.record.alg === alg;
   }
 
   /** RFC 7517 section 5 JWK Set of the published public keys (RFC 8037 OKP, RFC 7518 6.3 RSA). */

@@ -1,5 +1,6 @@
 import { UnauthorizedError } from '@authz/shared/errors';
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { errors, type JWTPayload } from 'jose';
+import { checkJwtClaims } from '../../keys/jwt-claims.js';
 import { FIRST_PARTY_CLIENT_ID } from '../first-party/first-party-client.js';
 import type { PresentedDpopProof } from '../dpop/dpop-binding.js';
 import { checkResourcePresentation } from '../dpop/check-resource-proof.js';
@@ -25,7 +26,7 @@ export interface VerifyOptions {
   dpop?: PresentedDpopProof;
 }
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
+type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList'>;
 
 /**
  * Why a token was refused, for the one caller allowed to say it: UserInfo's invalid_token
@@ -81,25 +82,20 @@ export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<
   return { payload, claims };
 }
 
-async function verifySignedClaims({ keys, config }: Deps, token: string): Promise<JWTPayload> {
+async function verifySignedClaims(
+  { accessTokenSignatures, config }: Deps,
+  token: string,
+): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(
-      token,
-      async (header) => {
-        const key = await keys.verificationKey(header.kid);
-        if (!key) throw new errors.JWKSNoMatchingKey();
-        return key;
-      },
-      {
-        issuer: config.issuer,
-        typ: 'at+jwt',
-        algorithms: ['EdDSA'],
-        requiredClaims: ['exp', 'iat', 'sub', 'jti', 'client_id'],
-      },
-    );
+    const { header, payload } = await accessTokenSignatures.verify(token);
+    checkJwtClaims(header, payload, {
+      issuer: config.issuer,
+      typ: 'at+jwt',
+      requiredClaims: ['exp', 'iat', 'sub', 'jti', 'client_id'],
+    });
     return payload;
   } catch (error) {
-    // jose checks the signature before the claims, so JWTExpired means a genuine, expired token.
+    // The signature is checked before the claims, so JWTExpired means a genuine, expired token.
     if (error instanceof errors.JWTExpired) refuse(`access token rejected: ${error.code}`, 'expired');
     if (error instanceof errors.JOSEError) refuse(`access token rejected: ${error.code}`);
     throw error;

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { OAuthError } from '@authz/shared/errors';
-import {
-  calculateJwkThumbprint,
-  decodeProtectedHeader,
-  EmbeddedJWK,
-  errors,
-  jwtVerify,
-  type JWK,
-} from 'jose';
+import { decodeProtectedHeader, errors, type JWK } from 'jose';
+import { checkJwtClaims } from '../../keys/jwt-claims.js';
+import { verifyCompactJws, type VerifiableAlg } from '../../keys/verify-compact-jws.js';
 import type { Registry } from '../../registry.js';
+import { dpopProofKey } from './dpop-proof-key.js';
 import { DPOP_IAT_WINDOW_SECONDS, DPOP_SIGNING_ALGORITHMS } from './dpop-algorithms.js';
 import type { DpopBinding, PresentedDpopProof } from './dpop-binding.js';
 import { currentDpopNonce, isFreshDpopNonce } from './dpop-nonce.js';
@@ -47,10 +43,9 @@ export async function verifyDpopProof(
 ): Promise<DpopBinding> {
   const { proof } = presented;
   if (!COMPACT_JWS.test(proof)) throw refuse.invalidProof('The DPoP proof must be one compact JWT');
-  const { payload, jwk } = await verifySignature(proof, refuse);
+  const { payload, jkt } = await verifySignature(proof, refuse);
   const jti = checkClaims(deps, presented, payload, checks, refuse, now);
   checkNonce(deps, payload.nonce, checks.requireNonce, refuse, now);
-  const jkt = await calculateJwkThumbprint(jwk, 'sha256');
   // Acceptable while iat is within the window either side: at most twice the window.
   if (!(await deps.dpopJtis.claim(jkt, jti, 2 * DPOP_IAT_WINDOW_SECONDS))) {
     throw refuse.invalidProof('The DPoP proof was already used', { detail: 'DPoP proof jti replayed' });
@@ -65,7 +60,8 @@ export function accessTokenHash(accessToken: string): string {
 
 interface VerifiedProof {
   payload: Record<string, unknown>;
-  jwk: JWK;
+  /** The thumbprint of the proof's key (RFC 7638). */
+  jkt: string;
 }
 
 async function verifySignature(proof: string, refuse: DpopErrors): Promise<VerifiedProof> {
@@ -81,12 +77,16 @@ async function verifySignature(proof: string, refuse: DpopErrors): Promise<Verif
       'The DPoP proof header must have typ dpop+jwt, alg EdDSA, Ed25519, ES256, RS256 or PS256, and a public jwk',
     );
   }
+  // node:crypto rather than jose's jwtVerify with EmbeddedJWK (docs/performance.md #20).
+  const proofKey = dpopProofKey(jwk, header.alg!);
   try {
-    const { payload } = await jwtVerify(proof, EmbeddedJWK, {
-      typ: 'dpop+jwt',
-      algorithms: [...DPOP_SIGNING_ALGORITHMS],
-    });
-    return { payload, jwk };
+    const { header: verifiedHeader, payload } = await verifyCompactJws(
+      proof,
+      DPOP_SIGNING_ALGORITHMS as readonly VerifiableAlg[],
+      () => proofKey?.key,
+    );
+    checkJwtClaims(verifiedHeader, payload, { typ: 'dpop+jwt' });
+    return { payload, jkt: proofKey!.jkt };
   } catch (error) {
     if (error instanceof errors.JOSEError) {
       throw refuse.invalidProof('The DPoP proof signature does not verify with its jwk', {

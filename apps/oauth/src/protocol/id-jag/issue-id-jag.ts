@@ -13,7 +13,10 @@ import { mostTrustedEmail } from '../userinfo/userinfo.js';
 import { ID_JAG_TTL_SECONDS, ID_JAG_TYP } from './id-jag.js';
 import { lineageOfSubject, recordDerivedToken } from '../token-lineage/token-lineage.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit' | 'derivedTokens'>;
+type Deps = Pick<
+  Registry,
+  'keys' | 'accessTokenSignatures' | 'config' | 'denyList' | 'identity' | 'audit' | 'derivedTokens'
+>;
 type Config = Pick<Registry['config'], 'idJagAudiences'>;
 
 /**

@@ -7,7 +7,7 @@ import { verifyLiveAccessToken, type LiveAccessTokenClaims } from '../access-tok
 import { boundKeyOf } from '../dpop/check-resource-proof.js';
 import type { JWTPayload } from 'jose';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
+type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList'>;
 
 /**
  * RFC 7662 section 2.2 for our access tokens: signed by us, our issuer, unexpired, not denied,

@@ -3,7 +3,7 @@ import type { AuthenticatedClient } from '../client-authentication/authenticated
 import type { Registry } from '../../registry.js';
 import { verifyLiveAccessToken, type VerifiedAccessToken } from '../access-token/verify-access-token.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
+type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList'>;
 
 /**
  * interface.md 2.5: a revoked access token is denied by its jti for its remaining lifetime. Only the

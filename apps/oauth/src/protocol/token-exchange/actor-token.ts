@@ -3,7 +3,7 @@ import type { AuthenticatedClient } from '../client-authentication/authenticated
 import type { Registry } from '../../registry.js';
 import { verifyLiveAccessToken } from '../access-token/verify-access-token.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList'>;
+type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList'>;
 
 /**
  * RFC 8693 section 2.1 actor_token, optional: when sent it must be a live access token of ours

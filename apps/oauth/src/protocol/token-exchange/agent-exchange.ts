@@ -13,7 +13,10 @@ import { readSubjectToken } from './subject-token.js';
 import { ACCESS_TOKEN_TYPE } from './token-types.js';
 import { lineageOfSubject, recordDerivedToken } from '../token-lineage/token-lineage.js';
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'audit' | 'derivedTokens'>;
+type Deps = Pick<
+  Registry,
+  'keys' | 'accessTokenSignatures' | 'config' | 'denyList' | 'identity' | 'audit' | 'derivedTokens'
+>;
 
 /**
  * docs/decisions.md #12: an agent trades a user's access token for a narrower one naming it as the

@@ -17,7 +17,7 @@ export interface SubjectToken {
   user: IdentityUserProfile;
 }
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity'>;
+type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList' | 'identity'>;
 
 /**
  * RFC 8693 section 2.1: the subject token is one of our access tokens (signature, typ, iss),

@@ -26,7 +26,7 @@ export interface UserInfo {
   name?: string;
 }
 
-type Deps = Pick<Registry, 'keys' | 'config' | 'denyList' | 'identity' | 'dpopJtis'>;
+type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList' | 'identity' | 'dpopJtis'>;
 
 /**
  * OIDC Core 5.3 UserInfo: a live access token of ours (RFC 6750 section 3.1: otherwise
