@@ -20,7 +20,6 @@ const VERIFIERS: Record<VerifiableAlg, { digest: string | null; keyType: string;
   },
 };
 
-
 const COMPACT_PART = /^[A-Za-z0-9_-]*$/;
 
 /** Invalid UTF-8 is an error, as in jose, never replaced. */
