@@ -2,25 +2,37 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchEnv } from './config/env.js';
+import { startFloorServer } from './floor/floor.js';
+import { residentMemory } from './load/memory.js';
 import type { LoadResult } from './load/run-load.js';
 import { measure } from './measure.js';
 import { readProfiles } from './profile/cpu-profile.js';
 import { PROFILED_SERVICES, REFERENCE_SERVER } from './profile/profiled-servers.js';
 import { measureDuringRestart } from './replica-restart.js';
-import { measureMoreRounds, printRounds } from './rounds.js';
+import { measureMoreRounds, printRounds, type Round, type RoundScenarios } from './rounds.js';
 import { startReferenceProvider } from './reference/reference-provider.js';
 import { describeBatches, tallyOAuthBatches } from './report/oauth-batches.js';
 import { printDpopCost } from './report/dpop-cost.js';
-import { print, printProfiles, printTable, printVerdict, type ScenarioOutcome } from './report/report.js';
-import { clientCredentials, suiteScenarios, type Scenario } from './scenarios.js';
+import { printMemory, type SuiteMemory } from './report/memory-report.js';
+import { print, printProfiles, printTable, type ScenarioOutcome } from './report/report.js';
+import { printTargets } from './report/targets.js';
+import { clientCredentials, suiteScenarios } from './scenarios.js';
 import { createBenchDatabase, deleteRedisKeys } from './suite/backends.js';
-import { createMachineClient, requestClientCredentialsToken } from './suite/fixtures.js';
+import { createDeveloper, createMachineClient, requestClientCredentialsToken } from './suite/fixtures.js';
 import { LocalSuite } from './suite/local-suite.js';
 import { checkPortsFree, profilerEnvironment, suiteEnvironment } from './suite/suite-environment.js';
+import { obtainUserToken, type UserToken } from './suite/user-token.js';
 import type { Teardown } from './teardown.js';
 
 const HOT_SPOTS_SHOWN = 15;
+/** How long the suite is left alone before its idle memory is read: start-up work settles. */
+const IDLE_AFTER_START_MS = 5000;
+/** The same after the load: answers in flight end, buffers are let go. */
+const IDLE_AFTER_LOAD_MS = 3000;
+/** The verification mail goes through the mailer worker's queue first. */
+const MAIL_TIMEOUT_MS = 15_000;
 
 interface Run {
   env: BenchEnv;
@@ -31,13 +43,15 @@ interface Run {
   outcomes: ScenarioOutcome[];
   suite?: LocalSuite;
   /** Kept for BENCH_ROUNDS > 1: what each server's client_credentials load is. */
-  tokenScenarios: { ours?: Scenario; reference?: Scenario };
+  tokenScenarios: Partial<RoundScenarios>;
   stopReference?: () => Promise<void>;
+  stopFloor?: () => Promise<void>;
+  memory?: SuiteMemory;
 }
 
 /**
  * `pnpm bench`: the suite started as in production and measured on its public endpoints, then
- * node-oidc-provider on the same client_credentials load. Exits 0 with a report whether or not
+ * node-oidc-provider and the floor server on the same client_credentials load. Exits 0 with a report whether or not
  * the targets are met; 1 only when something could not be set up.
  */
 export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Teardown): Promise<number> {
@@ -51,25 +65,32 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     );
     run.profileDir = await createProfileDir(env);
     const ours = await measureSuite(run);
-    const reference = env.scenarios.includes('client_credentials') ? await measureReference(run) : undefined;
-    const { ours: oursScenario, reference: referenceScenario } = run.tokenScenarios;
-    const rounds =
-      ours && reference && oursScenario && referenceScenario && keepsBothUp(env)
+    const measuresOthers = env.scenarios.includes('client_credentials');
+    const reference = measuresOthers ? await measureReference(run) : undefined;
+    const floor = measuresOthers ? await measureFloor(run) : undefined;
+    const first = ours && reference && floor ? { ours, reference, floor } : undefined;
+    const scenarios = run.tokenScenarios;
+    const rounds: Round[] | undefined =
+      first && scenarios.ours && scenarios.reference && scenarios.floor && keepsAllUp(env)
         ? await measureMoreRounds(
-            { ours, reference },
-            { ours: oursScenario, reference: referenceScenario },
+            first,
+            { ours: scenarios.ours, reference: scenarios.reference, floor: scenarios.floor },
             env,
             signal,
           )
-        : undefined;
-    // Both stopped before reading profiles, which each process writes as it exits.
+        : first && [first];
+    if (run.suite && run.memory && keepsAllUp(env))
+      run.memory.afterLoad = await idleMemory(run.suite, IDLE_AFTER_LOAD_MS, signal);
+    // All stopped before reading profiles, which each process writes as it exits.
     await run.suite?.stop();
     await run.stopReference?.();
+    await run.stopFloor?.();
     print();
     printTable(run.outcomes);
     printDpopCost(run.outcomes);
-    const verdict = rounds ? printRounds(rounds) : { ours, reference };
-    printVerdict(verdict.ours, verdict.reference, env.connections);
+    const verdict = rounds ? printRounds(rounds) : undefined;
+    if (run.memory) printMemory(run.memory);
+    printTargets({ outcomes: run.outcomes, rounds, verdict, memory: run.memory });
     if (run.profileDir) await reportProfiles(run.profileDir, ours, reference, env.root);
     return 0;
   } catch (error) {
@@ -105,11 +126,14 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
     () => suite.kill(),
   );
   await suite.waitUntilHealthy();
-  const client = await createMachineClient(suite.baseUrl);
+  run.memory = { idle: await idleMemory(suite, IDLE_AFTER_START_MS, signal) };
+  const developer = await createDeveloper(suite.baseUrl);
+  const client = await createMachineClient(suite.baseUrl, developer);
   print(`suite healthy on ${suite.baseUrl}; client ${client.clientId} issues EdDSA JWT access tokens`);
+  const user = env.scenarios.includes('userinfo') ? await userToken(suite, developer) : undefined;
 
   const measuring = suite.mark;
-  for (const scenario of suiteScenarios(suite.baseUrl, client, env.scenarios)) {
+  for (const scenario of suiteScenarios(suite.baseUrl, { client, user }, env.scenarios)) {
     if (scenario.name === 'client_credentials') run.tokenScenarios.ours = scenario;
     const before = await tallyOAuthBatches(env);
     run.outcomes.push(
@@ -122,8 +146,11 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
   }
   const printed = suite.output.slice(measuring);
   // Stopped before oidc-provider runs, so it has the machine to itself (and profiles get
-  // written), unless further rounds alternate the two.
-  if (!keepsBothUp(env)) await suite.stop();
+  // written), unless further rounds alternate the servers; its memory is read first.
+  if (!keepsAllUp(env)) {
+    run.memory.afterLoad = await idleMemory(suite, IDLE_AFTER_LOAD_MS, signal);
+    await suite.stop();
+  }
   if (printed.length > 0) {
     print(
       `the suite printed ${printed.length} lines while measured (LOG_LEVEL=${env.logLevel}); the last ones:`,
@@ -150,12 +177,48 @@ async function measureReference(run: Run): Promise<LoadResult | undefined> {
   const outcome = await measure(scenario, 'oidc-provider', env, signal);
   run.outcomes.push(outcome);
   run.tokenScenarios.reference = scenario;
-  if (keepsBothUp(env)) return outcome.result;
+  if (keepsAllUp(env)) return outcome.result;
   await reference.stop();
   return outcome.result;
 }
 
-function keepsBothUp(env: BenchEnv): boolean {
+/** The floor server (floor/floor-server.ts), checked to issue EdDSA JWTs, then the same load. */
+async function measureFloor(run: Run): Promise<LoadResult | undefined> {
+  const { env, signal } = run;
+  print('starting the floor server ...');
+  const floor = await startFloorServer(env.ports.floor, signal);
+  run.teardown.add('stop the floor server', () => floor.stop());
+  run.stopFloor = () => floor.stop();
+  await requestClientCredentialsToken(floor.tokenUrl, floor.authorization);
+  print('the floor server issues EdDSA JWT access tokens');
+  const scenario = clientCredentials(floor.tokenUrl, floor.authorization);
+  const outcome = await measure(scenario, 'floor', env, signal);
+  run.outcomes.push(outcome);
+  run.tokenScenarios.floor = scenario;
+  if (!keepsAllUp(env)) await floor.stop();
+  return outcome.result;
+}
+
+/** A user's token for UserInfo, through the hosted pages (suite/user-token.ts). */
+async function userToken(
+  suite: LocalSuite,
+  developer: Parameters<typeof obtainUserToken>[1],
+): Promise<UserToken> {
+  const user = await obtainUserToken(suite.baseUrl, developer, (email) =>
+    suite.verificationLink(email, MAIL_TIMEOUT_MS),
+  );
+  const verified = user.emailVerified ? 'verified address' : 'address NOT verified (no mail came in time)';
+  print(`a user authorized a web client through the hosted pages: token for "${user.scope}", ${verified}`);
+  return user;
+}
+
+/** Resident memory of the launcher and every service, after `ms` of nothing (load/memory.ts). */
+async function idleMemory(suite: LocalSuite, ms: number, signal: AbortSignal) {
+  await sleep(ms, undefined, { signal });
+  return suite.pid === undefined ? [] : residentMemory(suite.pid);
+}
+
+function keepsAllUp(env: BenchEnv): boolean {
   return env.rounds > 1 && env.scenarios.includes('client_credentials');
 }
 

@@ -3,6 +3,7 @@ export const SCENARIO_NAMES = [
   'client_credentials',
   'client_credentials_dpop',
   'introspection',
+  'userinfo',
   'jwks',
   'discovery',
 ] as const;

@@ -2,6 +2,7 @@ import type { LoadTarget } from './load/run-load.js';
 import { SCENARIO_NAMES, type ScenarioName } from './scenario-names.js';
 import { DpopSigner } from './load/dpop-signer.js';
 import { CLIENT_CREDENTIALS_BODY, type MachineClient } from './suite/fixtures.js';
+import type { UserToken } from './suite/user-token.js';
 
 export interface Scenario {
   name: string;
@@ -57,7 +58,7 @@ export function clientCredentialsDpop(tokenUrl: string, authorization: string): 
 /** What the suite is measured on, the token endpoint first (it is the one compared). */
 export function suiteScenarios(
   baseUrl: string,
-  client: MachineClient,
+  { client, user }: { client: MachineClient; user: UserToken | undefined },
   selected: readonly ScenarioName[] = SCENARIO_NAMES,
 ): Scenario[] {
   const all: Scenario[] = [
@@ -73,6 +74,17 @@ export function suiteScenarios(
       },
       notReadyReason: (status) =>
         status === 404 ? 'POST /oauth/introspect answers 404 (not in this build yet)' : undefined,
+    },
+    // A web app's call with a user's token (OIDC Core 5.3); under the per-address budget of
+    // docs/security.md #11, as every address is.
+    {
+      name: 'userinfo',
+      target: {
+        url: `${baseUrl}/oauth/userinfo`,
+        method: 'GET',
+        headers: { authorization: `Bearer ${user?.accessToken ?? ''}` },
+      },
+      notReadyReason: (status) => (user ? undefined : `no user token (answers ${status})`),
     },
     { name: 'jwks', target: { url: `${baseUrl}/.well-known/jwks.json`, method: 'GET' } },
     { name: 'discovery', target: { url: `${baseUrl}/.well-known/openid-configuration`, method: 'GET' } },

@@ -19,7 +19,7 @@ const schema = z.object({
   BENCH_DURATION: positiveInt(10),
   BENCH_WARMUP: positiveInt(2),
   BENCH_CONNECTIONS: positiveInt(50),
-  /** Gateway on BASE, gRPC ports BASE+11.., metrics BASE+21.., oidc-provider on BASE+30. */
+  /** Gateway on BASE, gRPC ports BASE+11.., metrics BASE+21.., oidc-provider on BASE+30, the floor on BASE+31. */
   BENCH_PORT_BASE: z.coerce.number().int().min(1024).max(65000).default(4400),
   /**
    * When set, gateway, oauth and oidc-provider are profiled into this folder (relative to the
@@ -29,8 +29,9 @@ const schema = z.object({
   /** Seconds the suite may take to answer /health 200. */
   BENCH_START_TIMEOUT: positiveInt(180),
   /**
-   * Comma-separated scenarios to run on the suite (client_credentials, introspection, jwks,
-   * discovery); all of those by default. oidc-provider runs whenever client_credentials does.
+   * Comma-separated scenarios to run on the suite (client_credentials, client_credentials_dpop,
+   * introspection, userinfo, jwks, discovery); all of those by default. oidc-provider and the
+   * floor server run whenever client_credentials does.
    * replica_restart runs only when named here.
    */
   BENCH_SCENARIOS: z
@@ -41,10 +42,12 @@ const schema = z.object({
   /** oauth processes behind the gateway (the launcher's OAUTH_REPLICAS); 2 when replica_restart runs. */
   BENCH_OAUTH_REPLICAS: z.coerce.number().int().min(1).max(4).optional(),
   /**
-   * client_credentials rounds, each on the suite then on oidc-provider; above 1, both stay up
-   * (the idle one uses no CPU) and the verdict takes the round of median ratio (rounds.ts).
+   * client_credentials rounds, each on the suite, then oidc-provider, then the floor; above 1,
+   * all three stay up (the idle ones use no CPU) and the verdict takes the round of median
+   * suite / oidc-provider ratio (rounds.ts). Five by default: one round can be off by a third
+   * on a shared machine, the median of five rarely is.
    */
-  BENCH_ROUNDS: z.coerce.number().int().min(1).max(20).default(1),
+  BENCH_ROUNDS: z.coerce.number().int().min(1).max(20).default(5),
   /** The suite's LOG_LEVEL: warn logs nothing per request; info adds Fastify's request lines. */
   BENCH_LOG_LEVEL: z.enum(['warn', 'info']).default('warn'),
 });
@@ -56,7 +59,7 @@ export interface BenchEnv {
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
-  ports: { gateway: number; grpcBase: number; metricsBase: number; reference: number };
+  ports: { gateway: number; grpcBase: number; metricsBase: number; reference: number; floor: number };
   cpuProfileDir: string | undefined;
   startTimeoutMs: number;
   logLevel: 'warn' | 'info';
@@ -85,7 +88,13 @@ export function loadBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv 
     durationSeconds: values.BENCH_DURATION,
     warmupSeconds: values.BENCH_WARMUP,
     connections: values.BENCH_CONNECTIONS,
-    ports: { gateway: base, grpcBase: base + 10, metricsBase: base + 20, reference: base + 30 },
+    ports: {
+      gateway: base,
+      grpcBase: base + 10,
+      metricsBase: base + 20,
+      reference: base + 30,
+      floor: base + 31,
+    },
     cpuProfileDir: values.BENCH_CPU_PROF_DIR ? resolve(root, values.BENCH_CPU_PROF_DIR) : undefined,
     startTimeoutMs: values.BENCH_START_TIMEOUT * 1000,
     logLevel: values.BENCH_LOG_LEVEL,
@@ -111,6 +120,17 @@ export function loadReferenceEnv(source: NodeJS.ProcessEnv = process.env) {
       REFERENCE_PORT: z.coerce.number().int().min(1).max(65535),
       REFERENCE_CLIENT_ID: z.string().min(1),
       REFERENCE_CLIENT_SECRET: z.string().min(32),
+    })
+    .parse(source);
+}
+
+/** What the floor server child reads (floor/floor-server.ts). */
+export function loadFloorEnv(source: NodeJS.ProcessEnv = process.env) {
+  return z
+    .object({
+      FLOOR_PORT: z.coerce.number().int().min(1).max(65535),
+      FLOOR_CLIENT_ID: z.string().min(1),
+      FLOOR_CLIENT_SECRET: z.string().min(32),
     })
     .parse(source);
 }

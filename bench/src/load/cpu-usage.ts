@@ -101,11 +101,16 @@ function processTreeTicks(root: number): Omit<Snapshot, 'machineBusy' | 'machine
   return { self: ticks.get(root) ?? 0, descendants, byName };
 }
 
-/** `apps/<name>/dist/main.js` is <name>; the bench's reference server is oidc-provider. */
-function serverName(pid: number): string | undefined {
+/**
+ * `apps/<name>/dist/main.js` is <name>, `infra/local/dist/main.js` the launcher; the bench's
+ * reference server is oidc-provider, its floor server the floor.
+ */
+export function serverName(pid: number): string | undefined {
   try {
     const script = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] ?? '';
     if (script.endsWith('reference-server.js')) return 'oidc-provider';
+    if (script.endsWith('floor-server.js')) return 'floor';
+    if (/\/infra\/local\/dist\/main\.js$/.test(script)) return 'launcher';
     return /\/apps\/([^/]+)\/dist\/main\.js$/.exec(script)?.[1];
   } catch {
     return undefined;

@@ -3,15 +3,11 @@ import type { ProcessProfile } from '../profile/cpu-profile.js';
 
 export interface ScenarioOutcome {
   scenario: string;
-  server: 'suite' | 'oidc-provider';
+  server: 'suite' | 'oidc-provider' | 'floor';
   result?: LoadResult;
   /** Why it was not measured. */
   skipped?: string;
 }
-
-/** The issue's targets: throughput at least oidc-provider's, p99 under 25 ms, nothing failed. */
-export const P99_TARGET_MS = 25;
-export const TARGET_CONNECTIONS = 50;
 
 export function print(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -60,43 +56,6 @@ export function printTable(outcomes: ScenarioOutcome[]): void {
       : `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`;
   print(format(header));
   for (const row of rows) print(format(row));
-}
-
-/** The ratio and each target, met or missed; a missed target is reported, never an error. */
-export function printVerdict(
-  ours: LoadResult | undefined,
-  reference: LoadResult | undefined,
-  connections: number,
-): void {
-  print();
-  if (!ours) {
-    print('client_credentials was not measured on the suite: no verdict.');
-    return;
-  }
-  if (reference) {
-    const ratio = ours.requestsPerSecond / reference.requestsPerSecond;
-    print(
-      `client_credentials throughput, suite / oidc-provider: ${ratio.toFixed(2)} ` +
-        `(${ours.requestsPerSecond.toFixed(0)} vs ${reference.requestsPerSecond.toFixed(0)} req/s)`,
-    );
-    print(`  target: at least 1.00 -> ${ratio >= 1 ? 'met' : 'MISSED'}`);
-  } else {
-    print('client_credentials against oidc-provider was not measured: no ratio.');
-  }
-  const note =
-    connections === TARGET_CONNECTIONS
-      ? ''
-      : ` (measured at ${connections} connections, target is stated at ${TARGET_CONNECTIONS})`;
-  print(
-    `  target: p99 < ${P99_TARGET_MS} ms${note} -> ${ours.p99 < P99_TARGET_MS ? 'met' : 'MISSED'} (${ours.p99} ms)`,
-  );
-  const failed = ours.non2xx + ours.errors;
-  print(`  target: zero failed requests -> ${failed === 0 ? 'met' : `MISSED (${failed} failed)`}`);
-  // The shipped budgets must let one client's full load through (docs/security.md #11).
-  const limited = ours.rateLimited;
-  print(
-    `  target: zero 429 with the shipped rate limits -> ${limited === 0 ? 'met' : `MISSED (${limited} answered 429)`}`,
-  );
 }
 
 export function printProfiles(profiles: ProcessProfile[], top: number): void {

@@ -10,11 +10,13 @@ export interface MachineClient {
 
 export const CLIENT_CREDENTIALS_BODY = 'grant_type=client_credentials&scope=profile';
 
-/**
- * What a developer does before any machine traffic: register, sign in, create a
- * client_credentials client (interface.md 4.7), then one token request to check it works.
- */
-export async function createMachineClient(baseUrl: string): Promise<MachineClient> {
+/** A developer account, signed in: its token creates clients through the developer API. */
+export interface Developer {
+  token: string;
+}
+
+/** What a developer does before creating clients: register and sign in (interface.md 4.2). */
+export async function createDeveloper(baseUrl: string): Promise<Developer> {
   const email = `bench-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
   const password = `${randomBytes(9).toString('base64url')}-Bench-7`;
   await expectStatus(
@@ -23,9 +25,17 @@ export async function createMachineClient(baseUrl: string): Promise<MachineClien
     'POST /auth/register',
   );
   const login = await postJson(baseUrl, '/auth/login', { email, password });
-  const { access_token: developerToken } = (await expectStatus(login, 200, 'POST /auth/login')) as {
+  const { access_token: token } = (await expectStatus(login, 200, 'POST /auth/login')) as {
     access_token: string;
   };
+  return { token };
+}
+
+/**
+ * What a developer does before any machine traffic: create a client_credentials client
+ * (interface.md 4.7), then one token request to check it works.
+ */
+export async function createMachineClient(baseUrl: string, developer: Developer): Promise<MachineClient> {
   const created = await postJson(
     baseUrl,
     '/api/clients/',
@@ -36,7 +46,7 @@ export async function createMachineClient(baseUrl: string): Promise<MachineClien
       scopes: ['profile'],
       tokenEndpointAuthMethod: 'client_secret_basic',
     },
-    developerToken,
+    developer.token,
   );
   const client = (await expectStatus(created, 201, 'POST /api/clients/')) as {
     clientId: string;
@@ -82,7 +92,7 @@ export function jwtHeader(token: string): Record<string, unknown> {
   }
 }
 
-function postJson(baseUrl: string, path: string, body: unknown, bearer?: string): Promise<Response> {
+export function postJson(baseUrl: string, path: string, body: unknown, bearer?: string): Promise<Response> {
   return fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: {
@@ -93,7 +103,7 @@ function postJson(baseUrl: string, path: string, body: unknown, bearer?: string)
   });
 }
 
-async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
+export async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
   const text = await response.text();
   if (response.status !== status)
     throw new Error(`${what} answered ${response.status}: ${text.slice(0, 300)}`);

@@ -47,6 +47,31 @@ export class LocalSuite {
     return this.output.length;
   }
 
+  /** The launcher's process id: the services are its children (load/memory.ts). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /**
+   * The verification link mailed to `email`, read from the launcher's mail sink, which logs each
+   * message's recipients and then its links, in one go (infra/local mail-sink.ts); undefined if no such mail
+   * came within `timeoutMs` (the mailer worker sends from a queue, a moment later).
+   */
+  async verificationLink(email: string, timeoutMs: number): Promise<string | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      this.options.signal.throwIfAborted();
+      const start = this.output.findIndex((line) => line.includes(`message to ${email}`));
+      const link =
+        start < 0
+          ? undefined
+          : this.output.slice(start + 1, start + 6).find((line) => line.includes('/ui/verify-email?token='));
+      if (link) return /https?:\/\/\S+/.exec(link)?.[0];
+      await sleep(100);
+    }
+    return undefined;
+  }
+
   /** True once `stop()` was called: its output no longer explains a failure. */
   get stopRequested(): boolean {
     return this.stopping;

@@ -47,7 +47,7 @@ export function profilerEnvironment(env: BenchEnv, profileDir: string | undefine
 
 /** Every port the run will listen on, checked up front so a clash names the setting to change. */
 export async function checkPortsFree({ ports, oauthReplicas }: BenchEnv): Promise<void> {
-  const wanted = [ports.gateway, ports.reference];
+  const wanted = [ports.gateway, ports.reference, ports.floor];
   // The six services, then oauth replicas 2.. on base + 7.. (infra/local service-env.ts).
   for (let n = 1; n <= 6 + oauthReplicas - 1; n += 1) wanted.push(ports.grpcBase + n, ports.metricsBase + n);
   const busy = [];
