@@ -25,16 +25,10 @@ export class RedisDenyList implements AccessTokenDenyList {
     await this.run(() => this.redis.set(userKey(sub), value, 'EX', Math.max(1, ttlSeconds)));
   }
 
-  async userCutOff(sub: string): Promise<UserCutOff | undefined> {
-    const value = await this.run(() => this.redis.get(userKey(sub)));
-    if (value === null) return undefined;
-    const parsed = JSON.parse(value) as { notBefore?: unknown; exceptSessionId?: unknown };
-    // Unreadable: deny everything of the user rather than nothing (fails closed, docs/tokens.md #14).
-    if (typeof parsed.notBefore !== 'number') return { notBefore: Number.MAX_SAFE_INTEGER };
-    return {
-      notBefore: parsed.notBefore,
-      ...(typeof parsed.exceptSessionId === 'string' ? { exceptSessionId: parsed.exceptSessionId } : {}),
-    };
+  async standing(jti: string, sub: string): Promise<{ denied: boolean; cutOff: UserCutOff | undefined }> {
+    // One MGET: the deny-list key holds '1', so any value means denied.
+    const [denied, cutOff] = await this.run(() => this.redis.mget(key(jti), userKey(sub)));
+    return { denied: denied !== null, cutOff: parseCutOff(cutOff ?? null) };
   }
 
   private async run<T>(command: () => Promise<T>): Promise<T> {
@@ -44,6 +38,17 @@ export class RedisDenyList implements AccessTokenDenyList {
       throw new ServiceUnavailableError({ detail: 'deny-list unreachable', cause: error });
     }
   }
+}
+
+function parseCutOff(value: string | null): UserCutOff | undefined {
+  if (value === null) return undefined;
+  const parsed = JSON.parse(value) as { notBefore?: unknown; exceptSessionId?: unknown };
+  // Unreadable: deny everything of the user rather than nothing (fails closed, docs/tokens.md #14).
+  if (typeof parsed.notBefore !== 'number') return { notBefore: Number.MAX_SAFE_INTEGER };
+  return {
+    notBefore: parsed.notBefore,
+    ...(typeof parsed.exceptSessionId === 'string' ? { exceptSessionId: parsed.exceptSessionId } : {}),
+  };
 }
 
 function key(jti: string): string {

@@ -8,8 +8,11 @@ export interface AccessTokenDenyList {
    * `cutOff.exceptSessionId`, for `ttlSeconds` (docs/tokens.md #31). A later cut-off replaces it.
    */
   cutOffUser(sub: string, cutOff: UserCutOff, ttlSeconds: number): Promise<void>;
-  /** The user's cut-off, if one is in force. */
-  userCutOff(sub: string): Promise<UserCutOff | undefined>;
+  /**
+   * Whether `jti` is denied, and the user's cut-off if one is in force, in one round trip: what
+   * every access-token check asks (docs/performance.md #20).
+   */
+  standing(jti: string, sub: string): Promise<{ denied: boolean; cutOff: UserCutOff | undefined }>;
 }
 
 export interface UserCutOff {
