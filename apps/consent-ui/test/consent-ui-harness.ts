@@ -34,6 +34,7 @@ export interface RunningConsentUi {
 export async function startConsentUi(upstreams: {
   identity: string;
   oauth: string;
+  walletBridge?: string;
   issuer?: string;
 }): Promise<RunningConsentUi> {
   const secretHashKey = randomBytes(32);
@@ -42,6 +43,7 @@ export async function startConsentUi(upstreams: {
     SECRET_HASH_KEY: secretHashKey.toString('hex'),
     IDENTITY_GRPC_URL: upstreams.identity,
     OAUTH_GRPC_URL: upstreams.oauth,
+    ...(upstreams.walletBridge === undefined ? {} : { WALLET_BRIDGE_GRPC_URL: upstreams.walletBridge }),
   });
   const running: RunningService = await startService(
     await buildConsentUiApp({ env, logger: testLogger() }),

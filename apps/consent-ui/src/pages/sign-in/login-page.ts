@@ -11,6 +11,7 @@ import { html, type SafeHtml } from '../../html/html.js';
 import type { PendingAuthorization } from '../authorization/authorization-port.js';
 import { findBrowserSession } from '../browser-session.js';
 import { isHandleShaped } from '../shared/handle.js';
+import { signInFormFields } from '../shared/sign-in-form-fields.js';
 import type { PageRequest } from '../shared/page-request.js';
 import {
   csrfRefusal,
@@ -221,9 +222,7 @@ function loginFormPage(
       scripts: passkeyScripts(strongAuthLinks),
       content: html`${failed !== undefined && html`<p class="alert" role="alert" id="sign-in-error">${failed}</p>`}
         <form method="post" action="${links.login()}" id="sign-in-form">
-          ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
-          ${next !== undefined && html`<input type="hidden" name="next" value="${next}" />`}
-          <input type="hidden" name="csrf_token" value="${csrfToken}" />
+          ${signInFormFields({ handle, next, csrfToken })}
           <div class="field">
             <label for="email">Email</label>
             <input

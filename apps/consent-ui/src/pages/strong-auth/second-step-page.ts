@@ -4,6 +4,7 @@ import { clearedLoginCookie, LOGIN_COOKIE } from '../../cookies/set-cookie.js';
 import { html } from '../../html/html.js';
 import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
+import { signInFormFields } from '../shared/sign-in-form-fields.js';
 import {
   csrfRefusal,
   documentPage,
@@ -44,18 +45,13 @@ export interface SecondStepView {
  */
 export function secondStepPage(deps: Deps, status: number, view: SecondStepView): PageResult {
   const { handle, next } = view;
+  const csrfToken = loginCsrfToken(deps.loginCsrfKey, view.preSession, handle);
   return documentPage(deps.links, status, {
     title: 'Two-step verification',
     heading: 'Enter your verification code',
     content: html`<p>Open your authenticator app and enter the 6-digit code it shows for this account.</p>
       <form method="post" action="${deps.strongAuthLinks.secondStep()}">
-        ${handle !== undefined && html`<input type="hidden" name="handle" value="${handle}" />`}
-        ${next !== undefined && html`<input type="hidden" name="next" value="${next}" />`}
-        <input
-          type="hidden"
-          name="csrf_token"
-          value="${loginCsrfToken(deps.loginCsrfKey, view.preSession, handle)}"
-        />
+        ${signInFormFields({ handle, next, csrfToken })}
         <input type="hidden" name="mfa_token" value="${view.mfaToken}" />
         ${codeField(view.error)}
         <div class="actions"><button type="submit" class="primary">Verify</button></div>

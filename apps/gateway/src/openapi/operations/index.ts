@@ -7,10 +7,13 @@ import { consentOperations } from './consents.js';
 import { developerOperations } from './developer.js';
 import { deviceAuthorizationOperations } from './device-authorization.js';
 import { discoveryOperations } from './discovery.js';
+import { logoutOperations } from './logout.js';
 import { oauthOperations } from './oauth.js';
+import { parOperations } from './par.js';
 import { registrationOperations } from './registration.js';
 import { secondFactorOperations } from './second-factors.js';
 import { systemOperations } from './system.js';
+import { userInfoOperations } from './userinfo.js';
 import { walletOperations } from './wallet.js';
 
 /** Every documented operation, by method and OpenAPI path (types.ts). */
@@ -22,6 +25,9 @@ export const operations: OperationDocs = {
   ...accountLifecycleOperations,
   ...secondFactorOperations,
   ...oauthOperations,
+  ...parOperations,
+  ...userInfoOperations,
+  ...logoutOperations,
   ...deviceAuthorizationOperations,
   ...registrationOperations,
   ...developerOperations,

@@ -14,7 +14,7 @@ const resource = repeatable(
 );
 
 /** RFC 6749 section 4.1.1, OAuth 2.1, OpenID Connect Core 3.1.2.1 (docs/authorization.md #1-#6). */
-const authorizationRequest: JsonSchema = {
+export const authorizationRequest: JsonSchema = {
   type: 'object',
   required: ['response_type', 'client_id', 'code_challenge', 'code_challenge_method'],
   properties: {
@@ -98,57 +98,6 @@ const authorizationErrorPage = {
     'The client or its redirect URI cannot be trusted (missing, unknown or disabled `client_id`, an unregistered ' +
     '`redirect_uri`, either sent twice): an HTML error page, never a redirect (RFC 6749 section 4.1.2.1). ' +
     'A query the gateway itself refuses (U+0000 in a value) is the JSON error body.',
-  content: {
-    'text/html': { type: 'string' },
-    'application/json': { $ref: '#/components/schemas/OAuthError' },
-  },
-};
-
-// interface.md 4.3: OpenID Connect RP-Initiated Logout 1.0.
-const logoutRequest: JsonSchema = {
-  type: 'object',
-  properties: {
-    id_token_hint: {
-      type: 'string',
-      description:
-        'An ID token this server issued (expired ones too). Its `sid` names the session, which then ends ' +
-        'without a confirmation page, even without the session cookie.',
-    },
-    post_logout_redirect_uri: {
-      type: 'string',
-      description:
-        "One of the client's registered `postLogoutRedirectUris`, exactly; needs `client_id` or `id_token_hint`.",
-    },
-    state: { type: 'string', description: 'Echoed on the redirect; at most 512 characters.' },
-    client_id: {
-      type: 'string',
-      description: 'The client; with `id_token_hint` it must be one of the token audiences.',
-    },
-    logout_hint: { type: 'string', description: 'Accepted and not used (one account per browser session).' },
-    ui_locales: { type: 'string', description: 'Accepted and not used (the pages are in English).' },
-  },
-};
-
-const logoutDescription =
-  'Ends the browser session (OpenID Connect RP-Initiated Logout 1.0), its refresh-token families and its ' +
-  'access tokens, and sends a back-channel logout token to every client authorized in it. With a valid ' +
-  '`id_token_hint` the session it names ends at once; otherwise a signed-in browser confirms on the hosted ' +
-  'page `/ui/logout`. Parameters sent twice are refused.';
-
-function logoutRedirect(status: number) {
-  return {
-    description:
-      `Redirect (${status}): to the registered \`post_logout_redirect_uri\` with \`state\`, to the confirmation ` +
-      'page, or to the signed-out page `/ui/signed-out`. Clears the session cookie when its session ended. ' +
-      '`Cache-Control: no-store`.',
-    headers: { Location: headers.location },
-  };
-}
-
-const logoutErrorPage = {
-  description:
-    'An invalid `id_token_hint`, an unknown client, an unregistered `post_logout_redirect_uri`, a parameter ' +
-    'sent twice: an HTML error page, never a redirect.',
   content: {
     'text/html': { type: 'string' },
     'application/json': { $ref: '#/components/schemas/OAuthError' },
@@ -291,24 +240,6 @@ export const clientAuthFailed = {
 };
 export const optionalBasic: Security = [{ clientSecretBasic: [] }, {}];
 
-const userInfo = {
-  summary: 'UserInfo',
-  tag: 'OAuth',
-  responses: {
-    200: {
-      description:
-        "The user's claims (OpenID Connect Core section 5.3): `sub` always, `email` and `email_verified` with the " +
-        '`email` scope. `Cache-Control: no-store`.',
-    },
-  },
-} as const;
-
-const userInfoErrors = {
-  400: '`invalid_request`: the token was sent more than once.',
-  401: '`invalid_token`: a bad, expired or revoked token; or no token at all (then the ApiError envelope, no `error` in the challenge).',
-  403: '`insufficient_scope`: the token lacks `openid`.',
-};
-
 export const oauthOperations: OperationDocs = {
   'GET /oauth/authorize': {
     operationId: 'authorize',
@@ -327,25 +258,6 @@ export const oauthOperations: OperationDocs = {
     security: [{ sessionCookie: [] }, {}],
     body: { 'application/x-www-form-urlencoded': authorizationRequest },
     responses: { 303: authorizationRedirect(303), 400: authorizationErrorPage },
-    errors: formOnly,
-  },
-  'GET /oauth/logout': {
-    operationId: 'endSession',
-    summary: 'End session (RP-initiated logout)',
-    description: logoutDescription,
-    tag: 'OAuth',
-    security: [{ sessionCookie: [] }, {}],
-    querystring: logoutRequest,
-    responses: { 302: logoutRedirect(302), 400: logoutErrorPage },
-  },
-  'POST /oauth/logout': {
-    operationId: 'endSessionPost',
-    summary: 'End session (form post)',
-    description: `${logoutDescription} The POST form answers 303.`,
-    tag: 'OAuth',
-    security: [{ sessionCookie: [] }, {}],
-    body: { 'application/x-www-form-urlencoded': logoutRequest },
-    responses: { 303: logoutRedirect(303), 400: logoutErrorPage },
     errors: formOnly,
   },
   'POST /oauth/token': {
@@ -370,70 +282,6 @@ export const oauthOperations: OperationDocs = {
       ...clientAuthFailed,
       ...formOnly,
     },
-  },
-  'POST /oauth/par': {
-    operationId: 'pushAuthorizationRequest',
-    summary: 'Pushed authorization request',
-    description:
-      'RFC 9126: the client posts the parameters of an authorization request, authenticated as at the token ' +
-      'endpoint (public clients with `client_id`), and gets a single-use `request_uri` valid 60 s to send to ' +
-      '`/oauth/authorize` with `client_id`, where the other parameters are then ignored. The request is checked ' +
-      'as `/oauth/authorize` checks it, but failures are JSON errors, never redirects. A `DPoP` header (RFC 9449) ' +
-      'binds the code to its key as `dpop_jkt` does. Browser-based clients may call it (CORS).',
-    tag: 'OAuth',
-    security: optionalBasic,
-    body: {
-      'application/x-www-form-urlencoded': {
-        ...authorizationRequest,
-        properties: {
-          ...(authorizationRequest.properties as Record<string, JsonSchema>),
-          ...secretFields,
-          ...assertionFields,
-          dpop_jkt: {
-            type: 'string',
-            pattern: '^[A-Za-z0-9_-]{43}$',
-            description:
-              'RFC 9449 section 10: the JWK SHA-256 thumbprint of the DPoP key the code is bound to.',
-          },
-        },
-      },
-    },
-    responses: { 201: { description: '`request_uri` and `expires_in` (60). `Cache-Control: no-store`.' } },
-    errors: {
-      400:
-        '`invalid_request` (with the `error_description` `/oauth/authorize` gives), `invalid_scope`, ' +
-        '`invalid_target`, `unauthorized_client`, `invalid_dpop_proof` or `use_dpop_nonce` (with `DPoP-Nonce`).',
-      ...clientAuthFailed,
-      ...formOnly,
-    },
-  },
-  'GET /oauth/userinfo': {
-    ...userInfo,
-    operationId: 'userInfo',
-    description:
-      'The token in `Authorization: Bearer`, or for a DPoP-bound token `Authorization: DPoP` with a `DPoP` proof ' +
-      'carrying `ath` (RFC 9449 section 7); the query parameter of RFC 6750 section 2.3 is not offered.',
-    security: [{ accessToken: [] }],
-    errors: userInfoErrors,
-  },
-  'POST /oauth/userinfo': {
-    ...userInfo,
-    operationId: 'userInfoPost',
-    description: 'The token in `Authorization: Bearer` or in the form field `access_token`, never both.',
-    security: [{ accessToken: [] }, {}],
-    body: {
-      'application/x-www-form-urlencoded': {
-        type: 'object',
-        properties: {
-          access_token: {
-            type: 'string',
-            description:
-              'The access token (RFC 6750 section 2.2), when not sent in the Authorization header.',
-          },
-        },
-      },
-    },
-    errors: { ...userInfoErrors, ...formOnly },
   },
   'POST /oauth/introspect': {
     operationId: 'introspect',
