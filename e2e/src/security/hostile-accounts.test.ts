@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { accountPageRoutes, accountRoutes } from './hostile-routes.js';
+import { accountPageRoutes, accountRoutes } from './hostile-routes/index.js';
 import { useHostileSuite } from './hostile-suite.js';
 
 // docs/security.md "Hostile input": generated requests at the account lifecycle routes and

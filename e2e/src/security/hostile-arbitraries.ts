@@ -7,7 +7,7 @@ import { field, hostileString, pathVariants, percentEncode } from './hostile-str
 import type { HostileFixtures } from './hostile-suite.js';
 
 /**
- * Building blocks of the hostile-input route catalogue (hostile-routes.ts): run counts,
+ * Building blocks of the hostile-input route catalogue (hostile-routes/): run counts,
  * credentials, sessions and valid requests of each kind that generators then spoil.
  * `numRuns` counts scale with HOSTILE_INPUT_RUNS_SCALE (docs/security.md "Hostile input").
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authRoutes, systemRoutes } from './hostile-routes.js';
+import { authRoutes, systemRoutes } from './hostile-routes/index.js';
 import { useHostileSuite } from './hostile-suite.js';
 
 // docs/security.md "Hostile input": generated requests at first-party authentication (spec

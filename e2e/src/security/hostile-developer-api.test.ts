@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { developerRoutes } from './hostile-routes.js';
+import { developerRoutes } from './hostile-routes/index.js';
 import { useHostileSuite } from './hostile-suite.js';
 
 // docs/security.md "Hostile input": generated requests at the developer API (interface.md 4.7, 4.8)

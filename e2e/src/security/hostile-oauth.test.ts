@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { oauthRoutes } from './hostile-routes.js';
+import { oauthRoutes } from './hostile-routes/index.js';
 import { useHostileSuite } from './hostile-suite.js';
 
 // docs/security.md "Hostile input": generated requests at the OAuth 2.1 endpoints (interface.md 4.3).

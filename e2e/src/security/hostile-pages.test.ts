@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { pageRoutes } from './hostile-routes.js';
+import { pageRoutes } from './hostile-routes/index.js';
 import { useHostileSuite } from './hostile-suite.js';
 
 // docs/security.md "Hostile input": generated requests at the hosted pages (interface.md 4.5).

@@ -1,80 +1,21 @@
-import { spareTestPort } from '@authz/shared/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { querySql, signIn, signUp, type SignedUpUser } from '../support/accounts.js';
-import { launchChromium } from '../support/chromium.js';
-import { call } from '../support/clients.js';
-import { RelyingParty, type SignInResult } from '../support/relying-party.js';
+import { querySql, type SignedUpUser } from '../support/accounts.js';
+import { addVirtualAuthenticator, usePasskeyScene } from '../support/passkey-scene.js';
+import type { SignInResult } from '../support/relying-party.js';
 import { ACR_MFA } from '../support/strong-auth-helpers.js';
-import { useSuite } from '../support/use-suite.js';
 
 // docs/interface.md 4.11, docs/strong-authentication.md #21: a password-only session steps up
 // with the user's passkey when an authorization asks for acr urn:authz:acr:mfa, in Chromium with
 // a CDP virtual authenticator. Chromium refuses an IP address as RP ID, so this suite's issuer
 // is http://localhost:<port> (a secure context) rather than 127.0.0.1.
-const port = await spareTestPort();
-const issuer = `http://localhost:${port}`;
-const context = useSuite({
-  port,
-  serviceEnv: { JWT_ISSUER: issuer },
-  gatewayEnv: { JWT_ISSUER: issuer, LOGIN_RATE_LIMIT: '1000' },
+const scene = await usePasskeyScene({
+  clientName: 'Step-up test app',
+  users: { owner: 'step-up-owner', other: 'step-up-other' },
 });
+const { context, issuer } = scene;
 
 const REFUSED = 'That passkey could not confirm it is you. Try again.';
-
-let browser: Browser;
-let party: RelyingParty;
-let owner: SignedUpUser;
-let other: SignedUpUser;
-let clientId: string;
-
-beforeAll(async () => {
-  const { suite } = context;
-  party = await RelyingParty.start();
-  owner = await signUp(suite, 'step-up-owner');
-  other = await signUp(suite, 'step-up-other');
-  const { accessToken } = await signIn(suite, owner);
-  const created = await call<{ clientId: string; clientSecret: string }>(suite, 'POST', '/api/clients/', {
-    token: accessToken,
-    body: {
-      name: 'Step-up test app',
-      redirectUris: [party.redirectUri],
-      scopes: ['openid', 'email'],
-      tokenEndpointAuthMethod: 'client_secret_basic',
-    },
-  });
-  clientId = created.body.clientId;
-  await party.configure(issuer, clientId, created.body.clientSecret);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await party?.close();
-});
-
-async function withAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
-async function passwordSignIn(page: Page, user: SignedUpUser): Promise<void> {
-  await page.goto(`${issuer}/ui/login?next=account`);
-  await page.fill('input[type=email][name=email]', user.email);
-  await page.fill('input[type=password][name=password]', user.password);
-  await page.click('form [type=submit]');
-  await page.waitForURL(`${issuer}/ui/account`);
-}
 
 /** The audit events of `user` of the given types, oldest first, with their details. */
 async function auditOf(user: SignedUpUser, types: string[]): Promise<{ type: string; details: unknown }[]> {
@@ -102,6 +43,19 @@ function postFrom(page: Page, path: string, fields: Record<string, string>) {
   );
 }
 
+/** The authenticator of `page` answers `optionsJSON` (WebAuthn request options): the assertion as JSON. */
+function authenticateOn(page: Page, optionsJSON: unknown): Promise<string> {
+  return page.evaluate(async (optionsJSON) => {
+    // @simplewebauthn/browser's global, loaded by the account page (docs/strong-authentication.md #20).
+    const webauthn = (
+      globalThis as unknown as {
+        SimpleWebAuthnBrowser: { startAuthentication(input: { optionsJSON: unknown }): Promise<unknown> };
+      }
+    ).SimpleWebAuthnBrowser;
+    return JSON.stringify(await webauthn.startAuthentication({ optionsJSON }));
+  }, optionsJSON);
+}
+
 describe('step-up with a passkey', () => {
   let ownerContext: BrowserContext;
   let ownerPage: Page;
@@ -111,10 +65,10 @@ describe('step-up with a passkey', () => {
   let pendingHandle = '';
 
   beforeAll(async () => {
-    ownerContext = await browser.newContext();
+    ownerContext = await scene.browser.newContext();
     ownerPage = await ownerContext.newPage();
-    await withAuthenticator(ownerPage);
-    otherContext = await browser.newContext();
+    await addVirtualAuthenticator(ownerPage);
+    otherContext = await scene.browser.newContext();
     otherPage = await otherContext.newPage();
   });
 
@@ -125,7 +79,7 @@ describe('step-up with a passkey', () => {
 
   it('steps a password session up with the passkey; the ID token says acr mfa, amr pwd hwk', async () => {
     const page = ownerPage;
-    await passwordSignIn(page, owner);
+    await scene.passwordSignIn(page, scene.users.owner);
     await page.fill('#passkey-name', 'Laptop');
     const registered = page.waitForResponse(
       (response) =>
@@ -138,7 +92,7 @@ describe('step-up with a passkey', () => {
     const stepUpPage = page.waitForResponse((response) =>
       response.url().startsWith(`${issuer}/ui/login?handle=`),
     );
-    await page.goto(`${party.origin}/start?acr_values=${encodeURIComponent(ACR_MFA)}`);
+    await page.goto(`${scene.party.origin}/start?acr_values=${encodeURIComponent(ACR_MFA)}`);
     const shown = await stepUpPage;
     expect(shown.status()).toBe(200);
     expect(shown.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -155,13 +109,13 @@ describe('step-up with a passkey', () => {
     expect((await stepped).status()).toBe(303);
     await page.waitForURL(`${issuer}/ui/consent?**`);
     await page.getByRole('button', { name: 'Allow' }).click();
-    await page.waitForURL(`${party.origin}/callback**`);
+    await page.waitForURL(`${scene.party.origin}/callback**`);
     const result = JSON.parse((await page.textContent('#result')) ?? 'null') as SignInResult;
-    expect(result.sub).toBe(owner.userId);
-    expect(result.idTokenClaims).toMatchObject({ iss: issuer, aud: clientId, acr: ACR_MFA });
+    expect(result.sub).toBe(scene.users.owner.userId);
+    expect(result.idTokenClaims).toMatchObject({ iss: issuer, aud: scene.clientId, acr: ACR_MFA });
     expect(result.idTokenClaims.amr).toEqual(['pwd', 'hwk', 'user', 'mfa']);
 
-    const events = await auditOf(owner, ['session_stepped_up', 'second_factor_failure']);
+    const events = await auditOf(scene.users.owner, ['session_stepped_up', 'second_factor_failure']);
     expect(events).toEqual([
       {
         type: 'session_stepped_up',
@@ -176,11 +130,11 @@ describe('step-up with a passkey', () => {
 
   it('without a second factor the page says how to add one', async () => {
     const page = otherPage;
-    await passwordSignIn(page, other);
+    await scene.passwordSignIn(page, scene.users.other);
     const stepUpPage = page.waitForResponse((response) =>
       response.url().startsWith(`${issuer}/ui/login?handle=`),
     );
-    await page.goto(`${party.origin}/start?acr_values=${encodeURIComponent(ACR_MFA)}`);
+    await page.goto(`${scene.party.origin}/start?acr_values=${encodeURIComponent(ACR_MFA)}`);
     expect((await stepUpPage).status()).toBe(403);
     await expect(page.textContent('h1')).resolves.toBe('Two-step verification needed');
     await expect(page.getByRole('button', { name: 'Use a passkey' }).count()).resolves.toBe(0);
@@ -199,15 +153,7 @@ describe('step-up with a passkey', () => {
 
     // The owner's authenticator signs that challenge with the owner's passkey.
     await ownerPage.goto(`${issuer}/ui/account`);
-    const assertion = await ownerPage.evaluate(async (optionsJSON) => {
-      // @simplewebauthn/browser's global, loaded by the account page (docs/strong-authentication.md #20).
-      const webauthn = (
-        globalThis as unknown as {
-          SimpleWebAuthnBrowser: { startAuthentication(input: { optionsJSON: unknown }): Promise<unknown> };
-        }
-      ).SimpleWebAuthnBrowser;
-      return JSON.stringify(await webauthn.startAuthentication({ optionsJSON }));
-    }, optionsJson);
+    const assertion = await authenticateOn(ownerPage, optionsJson);
 
     const refused = await postFrom(otherPage, '/ui/login/step-up/passkey', {
       csrf_token: otherCsrf,
@@ -227,13 +173,15 @@ describe('step-up with a passkey', () => {
     expect(reused.status).toBe(401);
     expect(reused.body).toContain(REFUSED);
 
-    await expect(auditOf(other, ['session_stepped_up', 'second_factor_failure'])).resolves.toEqual([
+    await expect(
+      auditOf(scene.users.other, ['session_stepped_up', 'second_factor_failure']),
+    ).resolves.toEqual([
       {
         type: 'second_factor_failure',
         details: { stepUp: true, passkey: true, reason: 'credential of another user' },
       },
     ]);
-    const ownerEvents = await auditOf(owner, ['session_stepped_up', 'second_factor_failure']);
+    const ownerEvents = await auditOf(scene.users.owner, ['session_stepped_up', 'second_factor_failure']);
     expect(ownerEvents.map((event) => event.type)).toEqual(['session_stepped_up', 'second_factor_failure']);
     expect(ownerEvents[1]?.details).toEqual({ stepUp: true, passkey: true, reason: 'unknown challenge' });
   });
@@ -245,14 +193,7 @@ describe('step-up with a passkey', () => {
     expect(options.status).toBe(200);
     const optionsJson = JSON.parse(options.body) as { allowCredentials: { id: string }[] };
     expect(optionsJson.allowCredentials).toHaveLength(1);
-    const assertion = await ownerPage.evaluate(async (optionsJSON) => {
-      const webauthn = (
-        globalThis as unknown as {
-          SimpleWebAuthnBrowser: { startAuthentication(input: { optionsJSON: unknown }): Promise<unknown> };
-        }
-      ).SimpleWebAuthnBrowser;
-      return JSON.stringify(await webauthn.startAuthentication({ optionsJSON }));
-    }, optionsJson);
+    const assertion = await authenticateOn(ownerPage, optionsJson);
     const parsed = JSON.parse(assertion) as { response: { signature: string } };
     const signature = Buffer.from(parsed.response.signature, 'base64url');
     signature[signature.length - 1]! ^= 0xff;
@@ -266,7 +207,7 @@ describe('step-up with a passkey', () => {
     });
     expect(refused.status).toBe(401);
     expect(refused.body).toContain(REFUSED);
-    const ownerEvents = await auditOf(owner, ['second_factor_failure']);
+    const ownerEvents = await auditOf(scene.users.owner, ['second_factor_failure']);
     expect(ownerEvents.at(-1)?.details).toEqual({
       stepUp: true,
       passkey: true,

@@ -1,24 +1,16 @@
-import { spareTestPort } from '@authz/shared/testing';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountCall, querySql, signIn, signUp, type SignedUpUser } from '../support/accounts.js';
-import { launchChromium } from '../support/chromium.js';
-import { call } from '../support/clients.js';
-import { RelyingParty, type SignInResult } from '../support/relying-party.js';
-import { useSuite } from '../support/use-suite.js';
+import { accountCall, querySql, signIn } from '../support/accounts.js';
+import { addVirtualAuthenticator, usePasskeyScene } from '../support/passkey-scene.js';
+import type { SignInResult } from '../support/relying-party.js';
 import { ACR_MFA } from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11, docs/strong-authentication.md #15-#20: passkeys registered on the
 // account page and used to sign in at an authorization request, in Chromium with a CDP virtual
 // authenticator (user-verifying, resident keys). Chromium refuses an IP address as RP ID, so
 // this suite's issuer is http://localhost:<port> (a secure context) rather than 127.0.0.1.
-const port = await spareTestPort();
-const issuer = `http://localhost:${port}`;
-const context = useSuite({
-  port,
-  serviceEnv: { JWT_ISSUER: issuer },
-  gatewayEnv: { JWT_ISSUER: issuer, LOGIN_RATE_LIMIT: '1000' },
-});
+const scene = await usePasskeyScene({ clientName: 'Passkey test app', users: { user: 'passkey' } });
+const { context, issuer } = scene;
 
 interface MfaView {
   totp: boolean;
@@ -26,37 +18,8 @@ interface MfaView {
   passkeys: { id: string; name: string; createdAt: number; lastUsedAt: number | null }[];
 }
 
-let browser: Browser;
-let party: RelyingParty;
-let user: SignedUpUser;
-let clientId: string;
-
-beforeAll(async () => {
-  const { suite } = context;
-  party = await RelyingParty.start();
-  user = await signUp(suite, 'passkey');
-  const { accessToken } = await signIn(suite, user);
-  const created = await call<{ clientId: string; clientSecret: string }>(suite, 'POST', '/api/clients/', {
-    token: accessToken,
-    body: {
-      name: 'Passkey test app',
-      redirectUris: [party.redirectUri],
-      scopes: ['openid', 'email'],
-      tokenEndpointAuthMethod: 'client_secret_basic',
-    },
-  });
-  clientId = created.body.clientId;
-  await party.configure(issuer, clientId, created.body.clientSecret);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await party?.close();
-});
-
 async function mfaView(): Promise<MfaView> {
-  const { accessToken } = await signIn(context.suite, user);
+  const { accessToken } = await signIn(context.suite, scene.users.user);
   const answer = await accountCall<MfaView>(context.suite, 'GET', '/auth/mfa', { token: accessToken });
   expect(answer.status).toBe(200);
   return answer.body;
@@ -67,37 +30,13 @@ async function passkeyRecords(): Promise<{ audit: string[]; notices: number }> {
   const audit = await querySql<{ type: string }>(
     context.environment.databaseUrl,
     `SELECT type FROM identity.audit_events WHERE actor_user_id = $1 AND type LIKE 'passkey_%' ORDER BY occurred_at, id`,
-    [user.userId],
+    [scene.users.user.userId],
   );
   const [notices] = await querySql<{ count: string }>(
     context.environment.databaseUrl,
     `SELECT count(*) AS count FROM identity.mail_outbox WHERE job_name = 'second-factor-changed'`,
   );
   return { audit: audit.map((row) => row.type), notices: Number(notices?.count) };
-}
-
-async function withAuthenticator(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return cdp;
-}
-
-async function passwordSignIn(page: Page): Promise<void> {
-  await page.goto(`${issuer}/ui/login?next=account`);
-  await page.fill('input[type=email][name=email]', user.email);
-  await page.fill('input[type=password][name=password]', user.password);
-  await page.click('form [type=submit]');
-  await page.waitForURL(`${issuer}/ui/account`);
 }
 
 async function signOut(page: Page): Promise<void> {
@@ -122,7 +61,7 @@ async function postedTo(page: Page, path: string, act: () => Promise<void>): Pro
 
 /** From the relying party's sign-in to the passkey button on the sign-in page. */
 async function startWithPasskey(page: Page): Promise<void> {
-  await page.goto(`${party.origin}/start`);
+  await page.goto(`${scene.party.origin}/start`);
   await page.waitForURL(`${issuer}/ui/login?**`);
   await page.getByRole('button', { name: 'Use a passkey' }).click();
 }
@@ -132,9 +71,9 @@ describe('passkeys in a browser', () => {
   let page: Page;
 
   beforeAll(async () => {
-    session = await browser.newContext();
+    session = await scene.browser.newContext();
     page = await session.newPage();
-    await withAuthenticator(page);
+    await addVirtualAuthenticator(page);
   });
 
   afterAll(async () => {
@@ -142,7 +81,7 @@ describe('passkeys in a browser', () => {
   });
 
   it('registers a passkey from the account page after a recent sign-in', async () => {
-    await passwordSignIn(page);
+    await scene.passwordSignIn(page, scene.users.user);
     await page.fill('#passkey-name', 'Work laptop');
     await postedTo(page, '/ui/account/passkeys', () =>
       page.getByRole('button', { name: 'Add a passkey' }).click(),
@@ -164,10 +103,10 @@ describe('passkeys in a browser', () => {
     await startWithPasskey(page);
     await page.waitForURL(`${issuer}/ui/consent?**`);
     await page.getByRole('button', { name: 'Allow' }).click();
-    await page.waitForURL(`${party.origin}/callback**`);
+    await page.waitForURL(`${scene.party.origin}/callback**`);
     const result = JSON.parse((await page.textContent('#result')) ?? 'null') as SignInResult;
-    expect(result.sub).toBe(user.userId);
-    expect(result.idTokenClaims).toMatchObject({ iss: issuer, aud: clientId, acr: ACR_MFA });
+    expect(result.sub).toBe(scene.users.user.userId);
+    expect(result.idTokenClaims).toMatchObject({ iss: issuer, aud: scene.clientId, acr: ACR_MFA });
     expect(result.idTokenClaims.amr).toEqual(['hwk', 'user']);
 
     const [passkey] = (await mfaView()).passkeys;

@@ -1,70 +1,18 @@
-import { SignInStatus, WalletFlowService } from '@authz/proto/walletbridge/v1/walletbridge';
-import { GrpcChannel, type ServiceClient } from '@authz/shared/grpc';
-import { startService, type RunningService } from '@authz/shared/service';
-import { testLogger } from '@authz/shared/testing';
-import { buildWalletBridgeApp, loadWalletBridgeEnv } from '@authz/wallet-bridge';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSuite } from '../support/use-suite.js';
-import { BINDER_COOKIE } from '@authz/gateway';
+import { SignInStatus } from '@authz/proto/walletbridge/v1/walletbridge';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture, signedInBrowser, type BrowserUser } from '../support/wallet-test-setup.js';
+import { SIGN_IN_ORIGIN as ORIGIN, useWalletSignInScene } from '../support/wallet-test-setup.js';
 
 // Wallet sign-in (interface.md 2.6, 4.5; docs/wallet.md #8, #13) at the gRPC contract the hosted pages use,
 // with the wallet answering through the gateway. The flows run on a second wallet-bridge
 // replica sharing the suite's database: the service keeps no state of its own.
-const fixture = await createWalletFixture();
-const context = useSuite({ serviceEnv: fixture.serviceEnv, gatewayEnv: fixture.gatewayEnv });
-let replica: RunningService;
-let channel: GrpcChannel;
-let flows: ServiceClient<typeof WalletFlowService>;
-let alice: BrowserUser;
-let aliceWallet: TestWallet;
+const scene = await useWalletSignInScene({ name: 'alice' });
+const { fixture, context, startSignIn, readAndConfirm } = scene;
 
-const ORIGIN = { ip: '203.0.113.9', userAgent: 'vitest' };
-
-beforeAll(async () => {
-  const env = loadWalletBridgeEnv(context.suite.oauthEnv);
-  replica = await startService(await buildWalletBridgeApp({ env, logger: testLogger() }), '127.0.0.1', 0);
-  channel = new GrpcChannel(`127.0.0.1:${replica.grpcPort}`);
-  flows = channel.service(WalletFlowService);
-  alice = await signedInBrowser(context.suite.oauthEnv.IDENTITY_GRPC_URL!, 'alice@example.com');
-  aliceWallet = await TestWallet.create(fixture.issuer, {
-    sub: 'alice-subject',
-    email: 'alice@wallet.example',
-  });
-  // Link the credential through the public API first: sign-in maps only linked credentials.
-  const started = await fetch(context.url('/auth/link/wallet'), {
-    method: 'POST',
-    headers: { cookie: alice.cookie, 'x-csrf-token': alice.csrfToken },
-  });
-  const { handle, invocation_uri } = (await started.json()) as { handle: string; invocation_uri: string };
-  const binder = /__Host-service_wallet_binder=([0-9a-f]{64})/.exec(started.headers.get('set-cookie')!)![1];
-  expect((await aliceWallet.respond(invocation_uri)).status).toBe(200);
-  const cookie = `${alice.cookie}; ${BINDER_COOKIE}=${binder}`;
-  const presented = await fetch(context.url(`/auth/link/wallet/${handle}`), { headers: { cookie } });
-  expect(((await presented.json()) as { status: string }).status).toBe('presented');
-  const linked = await fetch(context.url(`/auth/link/wallet/${handle}/confirm`), {
-    method: 'POST',
-    headers: { cookie, 'x-csrf-token': alice.csrfToken },
-  });
-  expect(((await linked.json()) as { status: string }).status).toBe('linked');
+beforeAll(() => {
+  // The credential was linked through the public API: the poll saw it presented.
+  expect(scene.linkPolled).toBe('presented');
 });
-afterAll(async () => {
-  channel?.close();
-  await replica?.close();
-  fixture.removeFiles();
-});
-
-async function startSignIn() {
-  const { flow } = await flows.startSignIn({ origin: ORIGIN });
-  return flow!;
-}
-
-/** Reads a flow the wallet answered (PRESENTED, docs/wallet.md #16), then confirms it. */
-async function readAndConfirm(flow: { handle: string; binder: string }, binder = flow.binder) {
-  await flows.getSignInOutcome({ handle: flow.handle, binder });
-  return (await flows.confirmSignIn({ handle: flow.handle, binder, confirm: true, origin: ORIGIN })).outcome!;
-}
 
 describe('WalletFlowService sign-in', () => {
   it('starts a flow with a handle, invocation URI, expiry and binder', async () => {
@@ -80,12 +28,13 @@ describe('WalletFlowService sign-in', () => {
 
   it('signs the linked account in once the response has verified and the browser confirmed, exactly once', async () => {
     const flow = await startSignIn();
-    const read = () => flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder, origin: ORIGIN });
+    const read = () =>
+      scene.flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder, origin: ORIGIN });
     const confirm = () =>
-      flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true, origin: ORIGIN });
+      scene.flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true, origin: ORIGIN });
     expect((await read()).status).toBe(SignInStatus.PENDING);
     expect((await confirm()).outcome!.status).toBe(SignInStatus.REFUSED);
-    expect((await aliceWallet.respond(flow.invocationUri)).status).toBe(200);
+    expect((await scene.wallet.respond(flow.invocationUri)).status).toBe(200);
 
     const presented = await read();
     expect(presented.status).toBe(SignInStatus.PRESENTED);
@@ -98,7 +47,7 @@ describe('WalletFlowService sign-in', () => {
     const outcome = (await confirm()).outcome!;
     expect(outcome.status).toBe(SignInStatus.SIGNED_IN);
     const signedIn = outcome.signedIn!;
-    expect(signedIn.userId).toBe(alice.userId);
+    expect(signedIn.userId).toBe(scene.user.userId);
     expect(signedIn.sessionToken).toMatch(/^[0-9a-f]{64}$/);
     // The session is a real browser session: the consents API accepts its cookie.
     const consents = await fetch(context.url('/consents/'), {
@@ -116,15 +65,20 @@ describe('WalletFlowService sign-in', () => {
 
   it('delivers a sign-in to one of concurrent confirmations only', async () => {
     const flow = await startSignIn();
-    await aliceWallet.respond(flow.invocationUri);
+    await scene.wallet.respond(flow.invocationUri);
     const reads = await Promise.all(
-      [1, 2, 3].map(() => flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })),
+      [1, 2, 3].map(() => scene.flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })),
     );
     expect(reads.filter((read) => read.status === SignInStatus.PRESENTED).length).toBeGreaterThanOrEqual(1);
     expect(reads.filter((read) => read.signedIn !== undefined)).toHaveLength(0);
     const confirms = await Promise.all(
       [1, 2, 3].map(() =>
-        flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true, origin: ORIGIN }),
+        scene.flows.confirmSignIn({
+          handle: flow.handle,
+          binder: flow.binder,
+          confirm: true,
+          origin: ORIGIN,
+        }),
       ),
     );
     expect(confirms.filter(({ outcome }) => outcome?.status === SignInStatus.SIGNED_IN)).toHaveLength(1);
@@ -133,24 +87,28 @@ describe('WalletFlowService sign-in', () => {
 
   it('signs nobody in after a cancel', async () => {
     const flow = await startSignIn();
-    await aliceWallet.respond(flow.invocationUri);
-    expect((await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
+    await scene.wallet.respond(flow.invocationUri);
+    expect((await scene.flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
       SignInStatus.PRESENTED,
     );
-    const cancel = await flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: false });
+    const cancel = await scene.flows.confirmSignIn({
+      handle: flow.handle,
+      binder: flow.binder,
+      confirm: false,
+    });
     expect(cancel.outcome!.status).toBe(SignInStatus.REFUSED);
-    const late = await flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true });
+    const late = await scene.flows.confirmSignIn({ handle: flow.handle, binder: flow.binder, confirm: true });
     expect(late.outcome!.status).toBe(SignInStatus.REFUSED);
-    expect((await flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
+    expect((await scene.flows.getSignInOutcome({ handle: flow.handle, binder: flow.binder })).status).toBe(
       SignInStatus.REFUSED,
     );
   });
 
   it('yields the same sub on a later sign-in', async () => {
     const flow = await startSignIn();
-    await aliceWallet.respond(flow.invocationUri);
+    await scene.wallet.respond(flow.invocationUri);
     const outcome = await readAndConfirm(flow);
-    expect(outcome.signedIn?.userId).toBe(alice.userId);
+    expect(outcome.signedIn?.userId).toBe(scene.user.userId);
   });
 
   it('refuses a credential linked to no account, a wrong binder, a wrong nonce and an untrusted issuer alike', async () => {
@@ -159,8 +117,8 @@ describe('WalletFlowService sign-in', () => {
     const attempts: [TestWallet, Parameters<TestWallet['respond']>[1]][] = [
       [stranger, {}],
       [untrusted, {}],
-      [aliceWallet, { nonce: 'not-the-nonce' }],
-      [aliceWallet, { audience: 'x509_hash:other' }],
+      [scene.wallet, { nonce: 'not-the-nonce' }],
+      [scene.wallet, { audience: 'x509_hash:other' }],
     ];
     for (const [wallet, options] of attempts) {
       const flow = await startSignIn();
@@ -170,7 +128,7 @@ describe('WalletFlowService sign-in', () => {
       expect(outcome.signedIn).toBeUndefined();
     }
     const flow = await startSignIn();
-    await aliceWallet.respond(flow.invocationUri);
+    await scene.wallet.respond(flow.invocationUri);
     for (const binder of ['', '0'.repeat(64)]) {
       expect((await readAndConfirm(flow, binder)).status).toBe(SignInStatus.REFUSED);
     }
@@ -179,11 +137,14 @@ describe('WalletFlowService sign-in', () => {
   });
 
   it('refuses a link flow read as a sign-in, and an unknown handle', async () => {
-    const { flow } = await flows.startLink({ sessionToken: alice.sessionToken, csrfToken: alice.csrfToken });
-    await aliceWallet.respond(flow!.invocationUri);
+    const { flow } = await scene.flows.startLink({
+      sessionToken: scene.user.sessionToken,
+      csrfToken: scene.user.csrfToken,
+    });
+    await scene.wallet.respond(flow!.invocationUri);
     expect((await readAndConfirm(flow!)).status).toBe(SignInStatus.REFUSED);
-    expect((await flows.getSignInOutcome({ handle: 'A'.repeat(43), binder: flow!.binder })).status).toBe(
-      SignInStatus.REFUSED,
-    );
+    expect(
+      (await scene.flows.getSignInOutcome({ handle: 'A'.repeat(43), binder: flow!.binder })).status,
+    ).toBe(SignInStatus.REFUSED);
   });
 });
