@@ -10,6 +10,8 @@ export interface AccessTokenDenyList {
   cutOffUser(sub: string, cutOff: UserCutOff, ttlSeconds: number): Promise<void>;
   /** The user's cut-off, if one is in force. */
   userCutOff(sub: string): Promise<UserCutOff | undefined>;
+  /** `isDenied(jti)` and `userCutOff(sub)` in one read: what every token check asks. */
+  standing(jti: string, sub: string): Promise<{ denied: boolean; cutOff: UserCutOff | undefined }>;
 }
 
 export interface UserCutOff {

@@ -70,10 +70,7 @@ export interface LiveAccessTokenClaims {
 export async function verifyLiveAccessToken(deps: Deps, token: string): Promise<LiveAccessTokenClaims> {
   const payload = await verifySignedClaims(deps, token);
   const claims = readClaims(payload);
-  const [denied, cutOff] = await Promise.all([
-    deps.denyList.isDenied(claims.jti),
-    deps.denyList.userCutOff(claims.sub),
-  ]);
+  const { denied, cutOff } = await deps.denyList.standing(claims.jti, claims.sub);
   if (denied) refuse('access token is on the deny-list', 'revoked');
   // docs/tokens.md #31: a password reset or change denies the user's earlier tokens at once.
   if (isCutOff(cutOff, Number(payload.iat), claims.sid)) {

@@ -92,6 +92,7 @@ class World {
       throw new Error('deletion does not cut off by time');
     },
     userCutOff: async () => undefined,
+    standing: async (jti) => ({ denied: this.denied.has(jti), cutOff: undefined }),
   };
 
   get deps() {
