@@ -134,7 +134,7 @@ export async function buildGatewayApp({ env, logger, ...deps }: GatewayDeps): Pr
   await app.register(formsOnly(tokenRoute), { upstreams, metrics, authFailureBudget });
   await app.register(formsOnly(parRoute), { upstreams, authFailureBudget });
   await app.register(formsOnly(deviceAuthorizationRoute), { upstreams, authFailureBudget });
-  await app.register(formsOnly(userInfoRoute), { upstreams });
+  await app.register(formsOnly(userInfoRoute), { upstreams, invalidTokenBudget: env.rateLimit.invalidToken });
   await app.register(formsOnly(introspectRoute), { upstreams, authFailureBudget });
   await app.register(formsOnly(revokeRoute), { upstreams, authFailureBudget });
   await app.register(clientRoutes, { upstreams, registerClientBudget: env.rateLimit.registerClient });

@@ -2,6 +2,9 @@ import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
 import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
+import type { UserProfiles } from './accounts/user-profile.js';
+import { UserProfileLoader } from './accounts/user-profile-loader.js';
+import { PrismaUserProfileStore } from './storage/prisma-user-profile-store.js';
 import type { AdminStore } from './admin/admin-store.js';
 import type { AccountDeletionStore } from './deletion/account-deletion-store.js';
 import type { AuditLog } from './audit/audit-log.js';
@@ -38,6 +41,8 @@ import type { WalletCredentialStore } from './wallet/wallet-credential-store.js'
 /** Everything the features need, built once per app (docs/conventions.md #6). */
 export interface Registry {
   accounts: AccountStore;
+  /** GetUser's account with its verified addresses, read once per turn for every caller (docs/performance.md #21). */
+  userProfiles: UserProfiles;
   verifications: VerificationStore;
   sessions: SessionStore;
   deletions: AccountDeletionStore;
@@ -90,6 +95,7 @@ export async function createRegistry(
   return {
     ...rest,
     accounts: new PrismaAccountStore(prisma),
+    userProfiles: new UserProfileLoader(new PrismaUserProfileStore(prisma)),
     verifications: new PrismaVerificationStore(prisma),
     sessions: new PrismaSessionStore(prisma),
     deletions: new PrismaAccountDeletionStore(prisma),

@@ -145,7 +145,9 @@ export function createRegistry(
     refreshTokens: new PrismaRefreshTokenStore(prisma),
     derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),
-    identity: identityOverGrpc(identityChannel.service(IdentityService)),
+    // GetUser runs for every UserInfo request and token grant: batched under load like the
+    // gateway's calls to oauth (docs/performance.md #11, #21).
+    identity: identityOverGrpc(identityChannel.service(IdentityService, { batched: ['getUser'] })),
     accounts: accountsOverGrpc(
       identityChannel.service(AccountService),
       parts.clientsChannel.service(DeveloperDataService),

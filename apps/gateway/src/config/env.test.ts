@@ -22,6 +22,7 @@ describe('gateway environment', () => {
       defaultBudget: { points: 6000, durationSeconds: 60 },
       notFound: { points: 300, durationSeconds: 60 },
       clientAuthFailure: { points: 20, durationSeconds: 300 },
+      invalidToken: { points: 6000, durationSeconds: 60 },
       login: { points: 10, durationSeconds: 300 },
       register: { points: 10, durationSeconds: 3600 },
       registerClient: { points: 20, durationSeconds: 60 },

@@ -26,7 +26,7 @@ const settingsSchema = z.object({
   BODY_LIMIT: envPositiveInt(100 * 1024),
   /**
    * Budget of every route without its own setting, per address (docs/security.md #11):
-   * UserInfo, the developer API, the pages. 100 requests a second.
+   * the developer API, the pages. 100 requests a second.
    */
   DEFAULT_RATE_LIMIT: envPositiveInt(6000),
   DEFAULT_RATE_WINDOW: envPositiveInt(60),
@@ -36,6 +36,9 @@ const settingsSchema = z.object({
   /** Failed client authentication (invalid_client) at token, introspection and revocation, per address. */
   CLIENT_AUTH_FAILURE_RATE_LIMIT: envPositiveInt(20),
   CLIENT_AUTH_FAILURE_RATE_WINDOW: envPositiveInt(300),
+  /** invalid_token answers of UserInfo, per address (docs/security.md #11). */
+  INVALID_TOKEN_RATE_LIMIT: envPositiveInt(6000),
+  INVALID_TOKEN_RATE_WINDOW: envPositiveInt(60),
   RATE_LIMIT_ENABLED: envBoolean(true),
   /** POST /auth/login: attempts per window, per IP and per account (interface.md 8). */
   LOGIN_RATE_LIMIT: envPositiveInt(10),
@@ -122,6 +125,10 @@ export function loadGatewayEnv(source: NodeJS.ProcessEnv = process.env) {
       clientAuthFailure: {
         points: settings.CLIENT_AUTH_FAILURE_RATE_LIMIT,
         durationSeconds: settings.CLIENT_AUTH_FAILURE_RATE_WINDOW,
+      },
+      invalidToken: {
+        points: settings.INVALID_TOKEN_RATE_LIMIT,
+        durationSeconds: settings.INVALID_TOKEN_RATE_WINDOW,
       },
       login: {
         points: settings.LOGIN_RATE_LIMIT,

@@ -1,6 +1,7 @@
 import { InvalidClientError } from '@authz/shared/errors';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimitBudget } from '../plugins/rate-limit.js';
+import { withFailureBudget } from './failure-budget.js';
 
 const BUCKET = 'client-auth-failure';
 
@@ -17,13 +18,5 @@ export async function withClientAuthFailureBudget<T>(
   budget: RateLimitBudget,
   call: () => Promise<T>,
 ): Promise<T> {
-  const limiter = request.server.rateLimiter;
-  limiter.checkAddress(BUCKET, request.ip);
-  try {
-    return await call();
-  } catch (error) {
-    // This answer stays invalid_client; only the next request meets the 429.
-    if (error instanceof InvalidClientError) await limiter.countFailure(BUCKET, budget, request.ip);
-    throw error;
-  }
+  return withFailureBudget(request, BUCKET, budget, (error) => error instanceof InvalidClientError, call);
 }

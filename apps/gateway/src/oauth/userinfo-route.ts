@@ -3,11 +3,15 @@ import { InvalidRequestError } from '@authz/shared/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedAccessToken, type PresentedAccessToken } from '../http/bearer-token.js';
 import { noStore } from '../http/no-store.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import type { Upstreams } from '../plugins/upstreams.js';
 import { formFieldsOf } from './form-body.js';
+import { withInvalidTokenBudget } from './invalid-token-failures.js';
 
 export interface UserInfoRouteOptions {
   upstreams: Upstreams;
+  /** invalid_token answers per address (docs/security.md #11). */
+  invalidTokenBudget: RateLimitBudget;
 }
 
 const USERINFO_PATH = '/oauth/userinfo';
@@ -30,18 +34,33 @@ const userInfoResponse = {
  * WWW-Authenticate, docs/gateway-routes.md #5). oauth checks the token and the openid scope
  * and picks the claims; this finds the token. CORS like the token endpoint: SPAs call it.
  */
-export async function userInfoRoute(app: FastifyInstance, { upstreams }: UserInfoRouteOptions) {
-  const config = { cors: true, errorFormat: 'oauth', authChallenge: 'Bearer' } as const;
+export async function userInfoRoute(
+  app: FastifyInstance,
+  { upstreams, invalidTokenBudget }: UserInfoRouteOptions,
+) {
+  // Limited per client by oauth, not per address (docs/security.md #11): a relying party's
+  // backend asks for many users from one address.
+  const config = {
+    cors: true,
+    errorFormat: 'oauth',
+    authChallenge: 'Bearer',
+    rateLimit: 'per-client',
+  } as const;
   const schema = { response: { 200: userInfoResponse } };
-  const answer = async (reply: FastifyReply, presented: PresentedAccessToken) =>
-    sendUserInfo(reply, await upstreams.tokens.userInfo(presented));
+  const answer = async (request: FastifyRequest, reply: FastifyReply, presented: PresentedAccessToken) =>
+    sendUserInfo(
+      reply,
+      await withInvalidTokenBudget(request, invalidTokenBudget, () => upstreams.tokens.userInfo(presented)),
+    );
 
   // RFC 6750 section 2.1 and RFC 9449 section 7.1; the query parameter of RFC 6750 section 2.3
   // is not offered (interface.md 4.3).
   app.get(USERINFO_PATH, { config, schema }, async (request, reply) =>
-    answer(reply, presentedAccessToken(request)),
+    answer(request, reply, presentedAccessToken(request)),
   );
-  app.post(USERINFO_PATH, { config, schema }, async (request, reply) => answer(reply, postedToken(request)));
+  app.post(USERINFO_PATH, { config, schema }, async (request, reply) =>
+    answer(request, reply, postedToken(request)),
+  );
   app.corsPreflight(USERINFO_PATH, ['GET', 'POST']);
 }
 

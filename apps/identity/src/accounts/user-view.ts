@@ -1,9 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { UserSchema } from '@authz/proto/identity/v1/identity';
-import type { User } from '../generated/prisma/client.js';
+import type { ProfileUser } from './user-profile.js';
 
 /** interface.md 2.1: timestamps in epoch milliseconds; updatedAt absent (null) until the first change. */
-export function toUserMessage(user: User): MessageInitShape<typeof UserSchema> {
+export function toUserMessage(user: ProfileUser): MessageInitShape<typeof UserSchema> {
   return {
     id: user.id,
     email: user.email,

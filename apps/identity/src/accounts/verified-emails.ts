@@ -5,7 +5,7 @@ import type { User } from '../generated/prisma/client.js';
 export type VerifiedEmail = MessageInitShape<typeof VerifiedEmailSchema>;
 
 /** One place verified email attributes come from. */
-type VerifiedEmailSource = (user: User) => VerifiedEmail[];
+type VerifiedEmailSource = (user: Pick<User, 'email' | 'emailVerified'>) => VerifiedEmail[];
 
 // A password account's own address, once the link mailed to it was followed (interface.md 3, Email).
 const selfReported: VerifiedEmailSource = (user) =>
@@ -18,6 +18,6 @@ const selfReported: VerifiedEmailSource = (user) =>
  */
 const SOURCES: readonly VerifiedEmailSource[] = [selfReported];
 
-export function verifiedEmails(user: User): VerifiedEmail[] {
+export function verifiedEmails(user: Pick<User, 'email' | 'emailVerified'>): VerifiedEmail[] {
   return SOURCES.flatMap((source) => source(user));
 }

@@ -1,7 +1,7 @@
 import type { IdentityService } from '@authz/proto/identity/v1/identity';
 import type { ServiceImplementation } from '@authz/shared/grpc';
-import { getUser } from '../accounts/get-user.js';
 import { register } from '../accounts/register.js';
+import { getUserProfile } from '../accounts/user-profile.js';
 import { toUserMessage } from '../accounts/user-view.js';
 import { verifiedEmails } from '../accounts/verified-emails.js';
 import { ensureDeveloper } from '../developers/ensure-developer.js';
@@ -45,11 +45,20 @@ export function identityServiceImplementation(
       return signInMessage(await completeSecondFactor(registry, request));
     },
     async getUser(request) {
-      const user = await getUser(registry.accounts, request.userId);
+      // One read for the account and its credentials, shared by the calls of a turn (docs/performance.md #21).
+      const { user, walletEmails, federatedEmails } = await getUserProfile(
+        registry.userProfiles,
+        request.userId,
+      );
       // Wallet attestations first (interface.md 4.3 trust order; oauth applies it).
-      const wallet = await walletVerifiedEmails(registry.walletCredentials, user.id);
-      const upstream = await federatedVerifiedEmails(registry.federatedCredentials, user.id);
-      return { user: toUserMessage(user), verifiedEmails: [...wallet, ...upstream, ...verifiedEmails(user)] };
+      return {
+        user: toUserMessage(user),
+        verifiedEmails: [
+          ...walletVerifiedEmails(walletEmails),
+          ...federatedVerifiedEmails(federatedEmails),
+          ...verifiedEmails(user),
+        ],
+      };
     },
     async endSession(request) {
       await endSession(registry, request);

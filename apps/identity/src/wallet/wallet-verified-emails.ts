@@ -1,14 +1,10 @@
 import type { VerifiedEmail } from '../accounts/verified-emails.js';
-import type { WalletCredentialStore } from './wallet-credential-store.js';
 
 /**
  * The `wallet` verified email source (interface.md 4.3 UserInfo trust order: wallet first): addresses
- * a trusted issuer attested in a verified presentation, the most recently used credential first.
+ * a trusted issuer attested in a verified presentation, the most recently used credential first
+ * (as the profile read lists them, accounts/user-profile.ts).
  */
-export async function walletVerifiedEmails(
-  walletCredentials: Pick<WalletCredentialStore, 'verifiedEmails'>,
-  userId: string,
-): Promise<VerifiedEmail[]> {
-  const emails = await walletCredentials.verifiedEmails(userId);
+export function walletVerifiedEmails(emails: readonly string[]): VerifiedEmail[] {
   return emails.map((email) => ({ email, source: 'wallet' }));
 }

@@ -26,11 +26,16 @@ export interface UserInfo {
   name?: string;
 }
 
-type Deps = Pick<Registry, 'accessTokenSignatures' | 'config' | 'denyList' | 'identity' | 'dpopJtis'>;
+type Deps = Pick<
+  Registry,
+  'accessTokenSignatures' | 'config' | 'denyList' | 'identity' | 'dpopJtis' | 'clientBudget'
+>;
 
 /**
  * OIDC Core 5.3 UserInfo: a live access token of ours (RFC 6750 section 3.1: otherwise
  * invalid_token) granted `openid` (else insufficient_scope), for a user that still exists.
+ * Each request with a token that verified counts against the budget of the client the token
+ * was issued to (docs/security.md #11); the gateway counts the refused tokens per address.
  */
 export async function userInfo(
   deps: Deps,
@@ -38,6 +43,7 @@ export async function userInfo(
   dpop?: PresentedDpopProof,
 ): Promise<UserInfo> {
   const claims = await verifyBearer(deps, accessToken, dpop);
+  await deps.clientBudget.consume(claims.clientId);
   if (!parseScope(claims.scope).includes('openid')) {
     throw new InsufficientScopeError({ message: 'The access token was not granted the openid scope' });
   }
