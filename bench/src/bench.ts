@@ -101,7 +101,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
 /** Backends of its own, the suite, one machine client, then every scenario against it. */
 async function measureSuite(run: Run): Promise<LoadResult | undefined> {
   const { env, signal, teardown } = run;
-  const database = await createBenchDatabase(env.databaseUrl);
+  const database = await createBenchDatabase(env.databaseUrl, env.ports.gateway);
   teardown.add('drop the bench database', () => database.drop());
   const redisPrefix = `bench:${randomBytes(6).toString('hex')}:`;
   teardown.add('delete the bench Redis keys', () => deleteRedisKeys(env.redisUrl, redisPrefix));

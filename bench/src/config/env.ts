@@ -11,7 +11,7 @@ const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const schema = z.object({
-  /** Where `authz_bench` is created (and dropped): any database of the server will do. */
+  /** Where `authz_bench_<BENCH_PORT_BASE>` is created (and dropped): any database of the server will do. */
   DATABASE_URL: z.string().startsWith('postgres').default(DEFAULT_DATABASE_URL),
   /** Shared Redis; every key of the run gets a prefix of its own and is deleted after. */
   REDIS_URL: z.string().startsWith('redis').default(DEFAULT_REDIS_URL),

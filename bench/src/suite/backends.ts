@@ -1,8 +1,14 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** The suite's own database on the shared server, as the test harness does (docs/conventions.md #11). */
-export const BENCH_DATABASE = 'authz_bench';
+/**
+ * The suite's own database on the shared server, as the test harness does (docs/conventions.md
+ * #11), named after the run's port base: two runs on different BENCH_PORT_BASE never drop each
+ * other's database, and two on the same base could not run together anyway (their ports clash).
+ */
+export function benchDatabaseName(portBase: number): string {
+  return `authz_bench_${portBase}`;
+}
 
 export interface BenchDatabase {
   url: string;
@@ -10,17 +16,17 @@ export interface BenchDatabase {
 }
 
 /** Drops what an interrupted earlier run left, then creates an empty database for the migrations. */
-export async function createBenchDatabase(adminUrl: string): Promise<BenchDatabase> {
+export async function createBenchDatabase(adminUrl: string, portBase: number): Promise<BenchDatabase> {
+  const name = benchDatabaseName(portBase);
   await withAdmin(adminUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
   });
   const url = new URL(adminUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () =>
-      withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`)),
+    drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
   };
 }
 
