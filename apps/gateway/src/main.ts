@@ -1,5 +1,10 @@
 import { createLogger } from '@authz/shared/logger';
-import { loadEnvOrExit, redisStartupDependency, waitForStartupDependencies } from '@authz/shared/service';
+import {
+  loadEnvOrExit,
+  redisStartupDependency,
+  releaseMemoryWhenIdle,
+  waitForStartupDependencies,
+} from '@authz/shared/service';
 import { ShutdownManager } from '@authz/shared/shutdown';
 import { startTelemetry } from '@authz/shared/telemetry';
 import { buildGatewayApp } from './app.js';
@@ -31,6 +36,7 @@ try {
   });
   const address = await gateway.app.listen({ port: env.port, host: env.host });
   logger.info({ address, issuer: env.issuer }, 'gateway listening');
+  releaseMemoryWhenIdle();
 } catch (error) {
   if (!shutdown.stopping) {
     logger.fatal({ err: error }, 'gateway failed to start');

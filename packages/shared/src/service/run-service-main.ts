@@ -5,6 +5,7 @@ import { createLogger } from '../logger/index.js';
 import { startMetricsServer } from '../metrics/index.js';
 import { ShutdownManager } from '../shutdown/index.js';
 import { startTelemetry } from '../telemetry/index.js';
+import { releaseMemoryWhenIdle } from './idle-memory.js';
 import { startService, type ServiceApp } from './service-app.js';
 import {
   STARTUP_DEPENDENCY_TIMEOUT_MS,
@@ -55,6 +56,7 @@ export async function runServiceMain<Env extends ServiceMainEnv>(
     const metrics = await startMetricsServer(app.metrics, runtime.metricsHost, runtime.metricsPort);
     shutdown.register('metrics', () => metrics.close());
     logger.info({ grpcPort: running.grpcPort, metricsPort: metrics.port }, 'service started');
+    releaseMemoryWhenIdle();
   } catch (error) {
     if (shutdown.stopping) return;
     logger.fatal({ err: error }, 'service failed to start');

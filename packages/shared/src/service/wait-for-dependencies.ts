@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 
 /** Something a process cannot serve without, probed once per start-up attempt. */
 export interface StartupDependency {
@@ -92,6 +91,8 @@ export function postgresDependency(connectionString: string): StartupDependency 
     name: 'database',
     where: hostAndPort(connectionString, 5432),
     async probe() {
+      // Loaded here: the services without a database never hold pg (docs/performance.md, "Memory").
+      const { default: pg } = await import('pg');
       const client = new pg.Client({
         connectionString,
         connectionTimeoutMillis: PROBE_TIMEOUT_MS,

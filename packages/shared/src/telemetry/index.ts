@@ -1,9 +1,18 @@
+import { createRequire } from 'node:module';
 import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type * as ContextAsyncHooks from '@opentelemetry/context-async-hooks';
+import type * as Core from '@opentelemetry/core';
+import type * as ExporterTraceOtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Resources from '@opentelemetry/resources';
+import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * The SDK is loaded only when tracing starts: a process without an endpoint never holds it
+ * (some 200 modules: docs/performance.md, "Memory"). These packages
+ * are CommonJS only (no `exports` map), so `require` gives the very modules `import` would.
+ */
+const require = createRequire(import.meta.url);
 
 export interface Telemetry {
   /** Exports what is still buffered, then unregisters the tracer provider. */
@@ -32,12 +41,15 @@ export function startTelemetry(
   endpoint: string | undefined,
   options: TelemetryOptions = {},
 ): Telemetry {
-  const spanProcessors =
-    options.spanProcessors ??
-    (endpoint
-      ? [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
-      : []);
-  if (spanProcessors.length === 0) return { shutdown: async () => undefined };
+  if (options.spanProcessors ? options.spanProcessors.length === 0 : !endpoint)
+    return { shutdown: async () => undefined };
+  const { AsyncLocalStorageContextManager } =
+    require('@opentelemetry/context-async-hooks') as typeof ContextAsyncHooks;
+  const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } =
+    require('@opentelemetry/core') as typeof Core;
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof Resources;
+  const { BasicTracerProvider } = require('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
+  const spanProcessors = options.spanProcessors ?? [otlpExporter(endpoint!)];
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
     spanProcessors,
@@ -55,4 +67,11 @@ export function startTelemetry(
       propagation.disable();
     },
   };
+}
+
+function otlpExporter(endpoint: string): SpanProcessor {
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof ExporterTraceOtlpHttp;
+  return new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }));
 }
