@@ -28,9 +28,12 @@ import type { Teardown } from './teardown.js';
 
 const HOT_SPOTS_SHOWN = 15;
 /** How long the suite is left alone before its idle memory is read: start-up work settles. */
-const IDLE_AFTER_START_MS = 5000;
-/** The same after the load: answers in flight end, buffers are let go. */
-const IDLE_AFTER_LOAD_MS = 3000;
+const IDLE_AFTER_START_MS = 10_000;
+/**
+ * The same after the load: answers in flight end, buffers are let go, and each service gives
+ * its young generation back once idle for a few seconds (docs/performance.md "Memory").
+ */
+const IDLE_AFTER_LOAD_MS = 10_000;
 /** The verification mail goes through the mailer worker's queue first. */
 const MAIL_TIMEOUT_MS = 15_000;
 

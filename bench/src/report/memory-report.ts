@@ -8,30 +8,42 @@ export interface SuiteMemory {
   afterLoad?: ProcessMemory[];
 }
 
+type Measure = 'residentKb' | 'proportionalKb';
+
 /** /proc counts kB of 1024 bytes; so does this MB. */
-export function megabytes(processes: readonly ProcessMemory[]): number {
-  return processes.reduce((sum, { residentKb }) => sum + residentKb, 0) / 1024;
+export function megabytes(processes: readonly ProcessMemory[], measure: Measure = 'residentKb'): number {
+  return processes.reduce((sum, process) => sum + process[measure], 0) / 1024;
 }
 
-/** One row per process, then the total: at idle after start-up, and at idle after the load. */
+/**
+ * One row per process, then the total: RSS and PSS (load/memory.ts) at idle after start-up, and
+ * at idle after the load.
+ */
 export function printMemory({ idle, afterLoad }: SuiteMemory): void {
   if (idle.length === 0) return;
   print();
   const names = [...new Set([...idle, ...(afterLoad ?? [])].map(({ name }) => name))];
   const width = Math.max('process'.length, 'total'.length, ...names.map((name) => name.length));
-  const cell = (processes: readonly ProcessMemory[] | undefined, name: string) => {
+  const columns: [string, readonly ProcessMemory[] | undefined, Measure][] = [
+    ['RSS MB at idle after start-up', idle, 'residentKb'],
+    ['PSS MB', idle, 'proportionalKb'],
+    ['RSS MB at idle after the load', afterLoad, 'residentKb'],
+    ['PSS MB', afterLoad, 'proportionalKb'],
+  ];
+  const cell = (processes: readonly ProcessMemory[] | undefined, name: string, measure: Measure) => {
     const found = processes?.find((process) => process.name === name);
-    return found ? (found.residentKb / 1024).toFixed(1) : '-';
+    return found ? (found[measure] / 1024).toFixed(1) : '-';
   };
-  const idleTitle = 'RSS MB at idle after start-up';
-  const afterTitle = 'RSS MB at idle after the load';
-  print(`${'process'.padEnd(width)}  ${idleTitle}  ${afterTitle}`);
-  for (const name of names)
+  print(`${'process'.padEnd(width)}  ${columns.map(([title]) => title).join('  ')}`);
+  const row = (
+    label: string,
+    value: (processes: readonly ProcessMemory[] | undefined, measure: Measure) => string,
+  ) =>
     print(
-      `${name.padEnd(width)}  ${cell(idle, name).padStart(idleTitle.length)}  ${cell(afterLoad, name).padStart(afterTitle.length)}`,
+      `${label.padEnd(width)}  ${columns
+        .map(([title, processes, measure]) => value(processes, measure).padStart(title.length))
+        .join('  ')}`,
     );
-  const afterTotal = afterLoad ? megabytes(afterLoad).toFixed(1) : '-';
-  print(
-    `${'total'.padEnd(width)}  ${megabytes(idle).toFixed(1).padStart(idleTitle.length)}  ${afterTotal.padStart(afterTitle.length)}`,
-  );
+  for (const name of names) row(name, (processes, measure) => cell(processes, name, measure));
+  row('total', (processes, measure) => (processes ? megabytes(processes, measure).toFixed(1) : '-'));
 }
