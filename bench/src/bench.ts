@@ -165,40 +165,49 @@ async function measureSuite(run: Run): Promise<LoadResult | undefined> {
 
 /** node-oidc-provider in a process of its own, checked to issue EdDSA JWTs, then the same load. */
 async function measureReference(run: Run): Promise<LoadResult | undefined> {
-  const { env, signal } = run;
   print('starting node-oidc-provider ...');
   const reference = await startReferenceProvider(
-    env.ports.reference,
-    profilerEnvironment(env, run.profileDir),
-    signal,
+    run.env.ports.reference,
+    profilerEnvironment(run.env, run.profileDir),
+    run.signal,
   );
-  run.teardown.add('stop oidc-provider', () => reference.stop());
   run.stopReference = () => reference.stop();
-  await requestClientCredentialsToken(reference.tokenUrl, reference.authorization);
-  print('oidc-provider issues EdDSA JWT access tokens');
-  const scenario = clientCredentials(reference.tokenUrl, reference.authorization);
-  const outcome = await measure(scenario, 'oidc-provider', env, signal);
-  run.outcomes.push(outcome);
-  run.tokenScenarios.reference = scenario;
-  if (keepsAllUp(env)) return outcome.result;
-  await reference.stop();
-  return outcome.result;
+  return measureComparedServer(run, 'oidc-provider', reference, 'reference');
 }
 
 /** The floor server (floor/floor-server.ts), checked to issue EdDSA JWTs, then the same load. */
 async function measureFloor(run: Run): Promise<LoadResult | undefined> {
-  const { env, signal } = run;
   print('starting the floor server ...');
-  const floor = await startFloorServer(env.ports.floor, signal);
-  run.teardown.add('stop the floor server', () => floor.stop());
+  const floor = await startFloorServer(run.env.ports.floor, run.signal);
   run.stopFloor = () => floor.stop();
-  await requestClientCredentialsToken(floor.tokenUrl, floor.authorization);
-  print('the floor server issues EdDSA JWT access tokens');
-  const scenario = clientCredentials(floor.tokenUrl, floor.authorization);
-  const outcome = await measure(scenario, 'floor', env, signal);
+  return measureComparedServer(run, 'floor', floor, 'floor');
+}
+
+interface ComparedServer {
+  tokenUrl: string;
+  authorization: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A server the suite is compared with: stopped by the teardown whatever happens, checked to
+ * issue EdDSA JWTs, measured with the suite's client_credentials load, then stopped unless the
+ * rounds alternate all of them.
+ */
+async function measureComparedServer(
+  run: Run,
+  name: 'oidc-provider' | 'floor',
+  server: ComparedServer,
+  role: 'reference' | 'floor',
+): Promise<LoadResult | undefined> {
+  run.teardown.add(`stop the ${name} server`, () => server.stop());
+  await requestClientCredentialsToken(server.tokenUrl, server.authorization);
+  print(`${name === 'floor' ? 'the floor server' : name} issues EdDSA JWT access tokens`);
+  const scenario = clientCredentials(server.tokenUrl, server.authorization);
+  const outcome = await measure(scenario, name, run.env, run.signal);
   run.outcomes.push(outcome);
-  run.tokenScenarios.floor = scenario;
-  if (!keepsAllUp(env)) await floor.stop();
+  run.tokenScenarios[role] = scenario;
+  if (!keepsAllUp(run.env)) await server.stop();
   return outcome.result;
 }
 
