@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { ACCOUNT_PASSWORD, signIn, signUp } from './accounts.js';
 import { call, type ApiResponse } from './clients.js';
 import type { Suite } from './suite.js';
 
 // Shared scenes of the operator API tests (interface.md 4.15).
 
-export const ADMIN_PASSWORD = 'amber-Falcon-meadow-27';
+/** Every account of these scenes is made by accounts.ts, with its password. */
+export const ADMIN_PASSWORD = ACCOUNT_PASSWORD;
 export const FORBIDDEN = { error: 'Forbidden', statusCode: 403, code: 'FORBIDDEN' };
 export const NOT_FOUND = { error: 'Not found', statusCode: 404, code: 'NOT_FOUND' };
 
@@ -41,25 +43,15 @@ export interface Account {
   refreshToken: string;
 }
 
-let sequence = 0;
-
-/** A fresh account, signed in through POST /auth/login. */
+/** A fresh account, signed in through POST /auth/login (accounts.ts). */
 export async function newAccount(suite: Suite, label = 'user'): Promise<Account> {
-  const email = `${label}${Date.now()}-${(sequence += 1)}@example.com`;
-  const registered = await call<{ id: string }>(suite, 'POST', '/auth/register', {
-    body: { email, password: ADMIN_PASSWORD },
-  });
-  expect(registered.status).toBe(201);
-  const tokens = await signInTokens(suite, email);
-  return { id: registered.body.id, email, password: ADMIN_PASSWORD, ...tokens };
+  const { userId, email, password } = await signUp(suite, label);
+  return { id: userId, email, password, ...(await signInTokens(suite, email, password)) };
 }
 
 export async function signInTokens(suite: Suite, email: string, password = ADMIN_PASSWORD) {
-  const login = await call<{ access_token: string; refresh_token: string }>(suite, 'POST', '/auth/login', {
-    body: { email, password },
-  });
-  expect(login.status).toBe(200);
-  return { accessToken: login.body.access_token, refreshToken: login.body.refresh_token };
+  const { accessToken, refreshToken } = await signIn(suite, { email, password });
+  return { accessToken, refreshToken };
 }
 
 /** A fresh account granted the admin role by the operator command. */
