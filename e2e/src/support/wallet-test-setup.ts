@@ -98,7 +98,7 @@ export async function signedInBrowser(
  * poll and its confirmation. Answers the status the poll read (the credential presented).
  */
 export async function linkWallet(
-  context: SuiteContext,
+  context: Pick<SuiteContext, 'url'>,
   user: BrowserUser,
   wallet: TestWallet,
 ): Promise<string> {

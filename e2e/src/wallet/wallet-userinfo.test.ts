@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { authorizedTokens, newAppClient, newUser, useCodeFlow } from '../support/code-flow.js';
-import { BINDER_COOKIE } from '@authz/gateway';
 import { TestWallet } from '../support/test-wallet.js';
-import { createWalletFixture, signedInBrowser } from '../support/wallet-test-setup.js';
+import { createWalletFixture, linkWallet, signedInBrowser } from '../support/wallet-test-setup.js';
 
 // interface.md 4.3 UserInfo trust order (wallet, then oidc_*, then self_reported; docs/wallet.md #12): once
 // a wallet credential with an attested email is linked, UserInfo names that address.
@@ -26,26 +25,13 @@ describe('UserInfo with a linked wallet', () => {
     expect(await userInfoEmail(token)).toEqual({ sub: user.id, email: user.email, email_verified: true });
 
     const browser = await signedInBrowser(flow.suite.oauthEnv.IDENTITY_GRPC_URL!, user.email, true);
-    const started = await fetch(`${flow.suite.baseUrl}/auth/link/wallet`, {
-      method: 'POST',
-      headers: { cookie: browser.cookie, 'x-csrf-token': browser.csrfToken },
-    });
-    const { handle, invocation_uri } = (await started.json()) as { handle: string; invocation_uri: string };
-    const binder = /__Host-service_wallet_binder=([0-9a-f]{64})/.exec(started.headers.get('set-cookie')!)![1];
     const wallet = await TestWallet.create(fixture.issuer, {
       sub: 'userinfo-subject',
       email: 'holder@wallet.example',
     });
-    expect((await wallet.respond(invocation_uri)).status).toBe(200);
-    const cookie = `${browser.cookie}; ${BINDER_COOKIE}=${binder}`;
-    const poll = await fetch(`${flow.suite.baseUrl}/auth/link/wallet/${handle}`, { headers: { cookie } });
-    expect(((await poll.json()) as { status: string }).status).toBe('presented');
-    // docs/wallet.md #16: linked once the starting browser confirms.
-    const confirmed = await fetch(`${flow.suite.baseUrl}/auth/link/wallet/${handle}/confirm`, {
-      method: 'POST',
-      headers: { cookie, 'x-csrf-token': browser.csrfToken },
-    });
-    expect(((await confirmed.json()) as { status: string }).status).toBe('linked');
+    // docs/wallet.md #16: linked once the starting browser confirms what the wallet presented.
+    const url = (path: string) => `${flow.suite.baseUrl}${path}`;
+    expect(await linkWallet({ url }, browser, wallet)).toBe('presented');
 
     expect(await userInfoEmail(token)).toEqual({
       sub: user.id,
