@@ -172,7 +172,7 @@ async function measureReference(run: Run): Promise<LoadResult | undefined> {
     run.signal,
   );
   run.stopReference = () => reference.stop();
-  return measureComparedServer(run, 'oidc-provider', reference, 'reference');
+  return measureComparedServer(run, 'oidc-provider', reference);
 }
 
 /** The floor server (floor/floor-server.ts), checked to issue EdDSA JWTs, then the same load. */
@@ -180,7 +180,7 @@ async function measureFloor(run: Run): Promise<LoadResult | undefined> {
   print('starting the floor server ...');
   const floor = await startFloorServer(run.env.ports.floor, run.signal);
   run.stopFloor = () => floor.stop();
-  return measureComparedServer(run, 'floor', floor, 'floor');
+  return measureComparedServer(run, 'floor', floor);
 }
 
 interface ComparedServer {
@@ -198,7 +198,6 @@ async function measureComparedServer(
   run: Run,
   name: 'oidc-provider' | 'floor',
   server: ComparedServer,
-  role: 'reference' | 'floor',
 ): Promise<LoadResult | undefined> {
   run.teardown.add(`stop the ${name} server`, () => server.stop());
   await requestClientCredentialsToken(server.tokenUrl, server.authorization);
@@ -206,7 +205,7 @@ async function measureComparedServer(
   const scenario = clientCredentials(server.tokenUrl, server.authorization);
   const outcome = await measure(scenario, name, run.env, run.signal);
   run.outcomes.push(outcome);
-  run.tokenScenarios[role] = scenario;
+  run.tokenScenarios[name === 'floor' ? 'floor' : 'reference'] = scenario;
   if (!keepsAllUp(run.env)) await server.stop();
   return outcome.result;
 }
