@@ -49,7 +49,10 @@ export function subscribeToInvalidations(options: SubscribeOptions): Invalidatio
       cache.activate();
       for (const resolve of waiting.splice(0)) resolve();
     } catch (error) {
-      log.warn({ err: error }, `${subject} invalidations not subscribed: the ${subject} cache stays bypassed`);
+      log.warn(
+        { err: error },
+        `${subject} invalidations not subscribed: the ${subject} cache stays bypassed`,
+      );
       // Reconnecting brings the next `ready`, hence the next attempt.
       if (!closed && connection.status === 'ready') connection.disconnect(true);
     }
