@@ -4,6 +4,8 @@ import type { IdentityEnv } from './config/env.js';
 import type { AccountStore } from './accounts/account-store.js';
 import type { UserProfiles } from './accounts/user-profile.js';
 import { UserProfileLoader } from './accounts/user-profile-loader.js';
+import { announceProfileChanges } from './accounts/profile-changing-stores.js';
+import { createUserChanges } from './accounts/user-changes.js';
 import { PrismaUserProfileStore } from './storage/prisma-user-profile-store.js';
 import type { AdminStore } from './admin/admin-store.js';
 import type { AccountDeletionStore } from './deletion/account-deletion-store.js';
@@ -94,20 +96,26 @@ export async function createRegistry(
   const { prisma, ...rest } = parts;
   return {
     ...rest,
-    accounts: new PrismaAccountStore(prisma),
+    ...announceProfileChanges(
+      {
+        accounts: new PrismaAccountStore(prisma),
+        verifications: new PrismaVerificationStore(prisma),
+        recovery: new PrismaAccountRecoveryStore(prisma),
+        walletCredentials: new PrismaWalletCredentialStore(prisma),
+        federatedCredentials: new PrismaFederatedCredentialStore(prisma),
+        admin: new PrismaAdminStore(prisma),
+        deletions: new PrismaAccountDeletionStore(prisma),
+      },
+      createUserChanges(parts.redis, env.redisKeyPrefix, parts.log),
+    ),
     userProfiles: new UserProfileLoader(new PrismaUserProfileStore(prisma)),
-    verifications: new PrismaVerificationStore(prisma),
     sessions: new PrismaSessionStore(prisma),
-    deletions: new PrismaAccountDeletionStore(prisma),
-    walletCredentials: new PrismaWalletCredentialStore(prisma),
-    federatedCredentials: new PrismaFederatedCredentialStore(prisma),
     upstreamProviders: loadedUpstreamProviders(env, parts.log),
     upstreamConfigurations: upstreamConfigurations({ allowInsecureLoopback: env.allowInsecureLoopback }),
     upstreamFlows: new UpstreamFlowStore(parts.redis, env.secretHashKey),
     secondFactors: new PrismaSecondFactorStore(prisma),
     passkeys: new PrismaPasskeyStore(prisma),
     audit: new PrismaAuditLog(prisma),
-    admin: new PrismaAdminStore(prisma),
     hasher,
     commonPasswords,
     defaultRealmId: realm.id,
@@ -117,7 +125,6 @@ export async function createRegistry(
     issuer: env.issuer,
     verificationTokenTtlSeconds: env.verificationTokenTtlSeconds,
     passwordResetTokenTtlSeconds: env.passwordResetTokenTtlSeconds,
-    recovery: new PrismaAccountRecoveryStore(prisma),
     sessionTtlSeconds: env.sessionTtlSeconds,
     sessionSeenIntervalSeconds: env.sessionSeenIntervalSeconds,
     resendLimits: env.resendVerification,

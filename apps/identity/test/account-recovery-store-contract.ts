@@ -140,7 +140,7 @@ export function describeAccountRecoveryStore(name: string, subject: () => Stores
         },
         audit,
       );
-      expect(confirmed).toEqual({ outcome: 'changed', email: 'After@Example.com' });
+      expect(confirmed).toEqual({ outcome: 'changed', userId: user.id, email: 'After@Example.com' });
       expect(seen).toEqual(['before@example.com']);
       expect(await stores().accounts.findByEmailKey('after@example.com')).toMatchObject({
         id: user.id,

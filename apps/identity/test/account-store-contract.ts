@@ -40,7 +40,7 @@ export function describeAccountStore(name: string, subject: () => StoresUnderTes
           type: 'email_verification',
           origin: undefined,
         }),
-      ).toBe('Alice@Example.com');
+      ).toEqual({ userId: user!.id, email: 'Alice@Example.com' });
     });
 
     it('refuses a taken address, in any case and concurrently, writing nothing', async () => {

@@ -25,7 +25,10 @@ export function describeVerificationStore(name: string, subject: () => StoresUnd
       });
 
       expect(await verifications().reissue('nobody@example.com', issue)).toBe(false);
-      expect(await verifications().consume(issued.tokenHash, audit)).toBe('Carol@Example.com');
+      expect(await verifications().consume(issued.tokenHash, audit)).toEqual({
+        userId: user.id,
+        email: 'Carol@Example.com',
+      });
       expect(await verifications().reissue('carol@example.com', issue)).toBe(false);
       expect(seen).toHaveLength(1);
     });
@@ -36,7 +39,9 @@ export function describeVerificationStore(name: string, subject: () => StoresUnd
         verifications().consume(verification.tokenHash, audit),
         verifications().consume(verification.tokenHash, audit),
       ]);
-      expect(results.filter((result) => result !== undefined)).toEqual([user.email]);
+      expect(results.filter((result) => result !== undefined)).toEqual([
+        { userId: user.id, email: user.email },
+      ]);
       const verified = await stores().accounts.findById(user.id);
       expect(verified?.emailVerified).toBe(true);
       expect(verified?.updatedAt).toBeInstanceOf(Date);

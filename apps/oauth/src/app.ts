@@ -21,11 +21,13 @@ import {
   type ServiceApp,
 } from '@authz/shared/service';
 import { openClientsAccess, type ClientsAccess } from './clients/clients-access.js';
+import { openUserProfileAccess, type UserProfileAccess } from './users/user-profile-access.js';
 import type { OAuthEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
 import { PrismaSigningKeyStore } from './keys/prisma-signing-key-store.js';
 import { createClientCacheLookups } from './metrics/client-cache-metrics.js';
+import { createUserProfileLookups } from './metrics/user-profile-cache-metrics.js';
 import { startDeletionSweeper } from './protocol/account-lifecycle/deletion-sweeper.js';
 import { enabledGrants } from './protocol/grants/index.js';
 import { createBackchannelLogoutDeliveries } from './metrics/backchannel-logout-metrics.js';
@@ -49,6 +51,8 @@ export interface OAuthApp extends ServiceApp {
   readonly keys: KeyRing;
   /** Until subscribed, client authentication bypasses the cache (docs/tokens.md #17). */
   readonly clientInvalidations: ClientsAccess['invalidations'];
+  /** The user profile cache's subscription to identity's changes (docs/identity.md #25). */
+  readonly userInvalidations: UserProfileAccess['invalidations'];
 }
 
 /** Builds the oauth service: authorize, token, introspection, revocation, UserInfo, discovery, JWKS, signing keys. */
@@ -92,12 +96,14 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     cacheLookups: createClientCacheLookups(app.metrics),
     log: logger,
   });
+  const userProfiles = openUserProfileAccess({ redis, redisKeyPrefix: env.redisKeyPrefix, log: logger });
   const registry = createRegistry(env, {
     prisma,
     redis,
     log: logger,
     keys,
     clientsAccess,
+    userProfiles: { cache: userProfiles.cache, lookups: createUserProfileLookups(app.metrics) },
     identityChannel,
     clientsChannel,
   });
@@ -138,6 +144,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     metrics: app.metrics,
     keys,
     clientInvalidations: clientsAccess.invalidations,
+    userInvalidations: userProfiles.invalidations,
     close: async () => {
       await sessionEvents.close();
       await backchannel.close();
@@ -145,6 +152,7 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
       keys.close();
       // The last usage report still needs the clients channel.
       await clientsAccess.close();
+      await userProfiles.close();
       closeChannels();
       await app.close();
     },

@@ -40,6 +40,9 @@ import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js'
 import { accountsOverGrpc } from './rpc/accounts-client.js';
 import { auditOverGrpc } from './rpc/audit-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
+import { withUserProfileCache } from './users/cached-identity.js';
+import type { UserProfileCache } from './users/user-profile-cache.js';
+import type { UserProfileLookups } from './metrics/user-profile-cache-metrics.js';
 import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from './storage/prisma-consent-store.js';
 import { PrismaDerivedTokenStore } from './storage/prisma-derived-token-store.js';
@@ -125,6 +128,7 @@ export function createRegistry(
     log: Logger;
     keys: KeyRing;
     clientsAccess: ClientsAccess;
+    userProfiles: { cache: UserProfileCache; lookups: UserProfileLookups };
     identityChannel: GrpcChannel;
     clientsChannel: GrpcChannel;
   },
@@ -145,9 +149,14 @@ export function createRegistry(
     refreshTokens: new PrismaRefreshTokenStore(prisma),
     derivedTokens: new PrismaDerivedTokenStore(prisma),
     denyList: new RedisDenyList(redis),
-    // GetUser runs for every UserInfo request and token grant: batched under load like the
-    // gateway's calls to oauth (docs/performance.md #11, #21).
-    identity: identityOverGrpc(identityChannel.service(IdentityService, { batched: ['getUser'] })),
+    // GetUser runs for every UserInfo request and token grant: answered from the profile cache
+    // for a returning user (#22), else batched under load like the gateway's calls to oauth
+    // (docs/performance.md #11, #21).
+    identity: withUserProfileCache(
+      identityOverGrpc(identityChannel.service(IdentityService, { batched: ['getUser'] })),
+      parts.userProfiles.cache,
+      parts.userProfiles.lookups,
+    ),
     accounts: accountsOverGrpc(
       identityChannel.service(AccountService),
       parts.clientsChannel.service(DeveloperDataService),

@@ -26,7 +26,7 @@ export interface LiveAccountToken {
 }
 
 export type EmailChangeOutcome =
-  { outcome: 'changed'; email: string } | { outcome: 'invalid' } | { outcome: 'taken' };
+  { outcome: 'changed'; userId: string; email: string } | { outcome: 'invalid' } | { outcome: 'taken' };
 
 /**
  * Storage of password resets, password changes and email changes (docs/conventions.md #7,

@@ -163,7 +163,7 @@ export class PrismaAccountRecoveryStore implements AccountRecoveryStore {
         });
         await tx.mailOutbox.create({ data: notice(before.email) });
         await recordAudit(tx, { ...audit, type: 'email_changed', actorUserId: row.user_id });
-        return { outcome: 'changed', email: row.new_email };
+        return { outcome: 'changed', userId: row.user_id, email: row.new_email };
       });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')

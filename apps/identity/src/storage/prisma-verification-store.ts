@@ -23,7 +23,10 @@ export class PrismaVerificationStore implements VerificationStore {
     });
   }
 
-  consume(tokenHash: string, audit: Omit<AuditEntry, 'actorUserId'>): Promise<string | undefined> {
+  consume(
+    tokenHash: string,
+    audit: Omit<AuditEntry, 'actorUserId'>,
+  ): Promise<{ userId: string; email: string } | undefined> {
     return this.prisma.$transaction(async (tx) => {
       // One conditional UPDATE: of two concurrent uses exactly one wins.
       const consumed = await tx.$queryRaw<{ user_id: string }[]>`
@@ -37,7 +40,7 @@ export class PrismaVerificationStore implements VerificationStore {
         data: { emailVerified: true, updatedAt: new Date() },
       });
       await recordAudit(tx, { ...audit, actorUserId: user.id });
-      return user.email;
+      return { userId: user.id, email: user.email };
     });
   }
 }

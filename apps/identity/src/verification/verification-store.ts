@@ -20,7 +20,10 @@ export interface VerificationStore {
   /**
    * Uses the unused, unexpired token with this hash, marks its account's address verified and
    * records the audit event (actor: that account), all or nothing. Of concurrent uses exactly
-   * one gets the address; the others, like unknown, used or expired tokens, get undefined.
+   * one gets the account and its address; the others, like unknown, used or expired tokens, get undefined.
    */
-  consume(tokenHash: string, audit: Omit<AuditEntry, 'actorUserId'>): Promise<string | undefined>;
+  consume(
+    tokenHash: string,
+    audit: Omit<AuditEntry, 'actorUserId'>,
+  ): Promise<{ userId: string; email: string } | undefined>;
 }

@@ -32,8 +32,8 @@ export async function verifyEmail(
     throw new ValidationError([{ path: 'token', message: 'must be 64 hexadecimal characters' }]);
   }
   const tokenHash = keyedHash(deps.secretHashKey, token.toLowerCase());
-  const email = await deps.verifications.consume(tokenHash, { type: 'email_verification', origin });
-  if (email !== undefined) return email;
+  const verified = await deps.verifications.consume(tokenHash, { type: 'email_verification', origin });
+  if (verified !== undefined) return verified.email;
   const change = await deps.recovery.confirmEmailChange(
     tokenHash,
     (oldEmail) => outboxMail(deps, EMAIL_CHANGED_JOB, { to: oldEmail }),

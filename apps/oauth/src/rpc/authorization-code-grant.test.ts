@@ -62,6 +62,7 @@ describe('authorization_code grant: tokens', () => {
 
   it('gives the ID token name whatever the scope, email only under the email scope, nonce only when sent', async () => {
     alice.name = 'Alice Liddell';
+    await oauth.announceUserChange(alice.id);
     try {
       const { code, verifier } = await flow.obtainCode(web, alice, { scope: 'openid', nonce: undefined });
       const { idToken, scope } = await flow.redeem(web, code, verifier);
@@ -73,6 +74,7 @@ describe('authorization_code grant: tokens', () => {
       expect(claims).not.toHaveProperty('nonce');
     } finally {
       delete alice.name;
+      await oauth.announceUserChange(alice.id);
     }
   });
 

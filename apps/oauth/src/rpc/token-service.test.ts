@@ -130,6 +130,7 @@ describe('Token: refresh_token grant', () => {
   it('rotates, with fresh claims, no ID token and no scope', async () => {
     const first = await login();
     alice.emailVerified = true;
+    await oauth.announceUserChange(alice.id);
     try {
       const second = await refresh(first.refreshToken!);
       expect(second.refreshToken).toMatch(/^[0-9a-f]{64}$/);
@@ -151,6 +152,7 @@ describe('Token: refresh_token grant', () => {
       expect(third.refreshToken).toMatch(/^[0-9a-f]{64}$/);
     } finally {
       alice.emailVerified = false;
+      await oauth.announceUserChange(alice.id);
     }
   });
 

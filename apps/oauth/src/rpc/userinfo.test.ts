@@ -89,9 +89,11 @@ describe('UserInfo', () => {
     ];
     for (const [verifiedEmails, expected] of cases) {
       user.verifiedEmails = verifiedEmails;
+      await oauth.announceUserChange(user.id);
       expect(await members(token)).toEqual({ sub: user.id, email: expected, email_verified: true });
     }
     user.verifiedEmails = [{ email: 'other@example.com', source: 'unknown_source' }];
+    await oauth.announceUserChange(user.id);
     expect(await members(token)).toEqual({ sub: user.id });
   });
 
@@ -127,6 +129,7 @@ describe('UserInfo', () => {
     expect(await refusal(userInfo(revoked))).toBeInstanceOf(InvalidBearerTokenError);
 
     identity.users.delete(user.id);
+    await oauth.announceUserChange(user.id);
     expect(await refusal(userInfo(token))).toBeInstanceOf(InvalidBearerTokenError);
   });
 
