@@ -94,7 +94,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     const verdict = rounds ? printRounds(rounds) : undefined;
     if (run.memory) printMemory(run.memory);
     printTargets({ outcomes: run.outcomes, rounds, verdict, memory: run.memory });
-    if (run.profileDir) await reportProfiles(run.profileDir, ours, reference, env.root);
+    if (run.profileDir) await reportProfiles(run.profileDir, profiledWindow(run, ours), reference, env.root);
     return 0;
   } catch (error) {
     return reportFailure(run, error);
@@ -238,6 +238,14 @@ async function createProfileDir(env: BenchEnv): Promise<string | undefined> {
   const dir = join(env.cpuProfileDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await mkdir(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * The suite's window the profile summary covers: client_credentials, else the first scenario
+ * measured (`BENCH_SCENARIOS=client_credentials_dpop` profiles the DPoP load).
+ */
+function profiledWindow(run: Run, tokens: LoadResult | undefined): LoadResult | undefined {
+  return tokens ?? run.outcomes.find((outcome) => outcome.server === 'suite' && outcome.result)?.result;
 }
 
 /** Hot spots of each profiled process over its own client_credentials window. */
