@@ -40,8 +40,7 @@ import { findUserByVerifiedEmailOverGrpc } from './rpc/account-lookup-client.js'
 import { accountsOverGrpc } from './rpc/accounts-client.js';
 import { auditOverGrpc } from './rpc/audit-client.js';
 import { identityOverGrpc } from './rpc/identity-client.js';
-import { withUserProfileCache } from './users/cached-identity.js';
-import type { UserProfileCache } from './users/user-profile-cache.js';
+import { withUserProfileCache, type UserProfileCache } from './users/cached-identity.js';
 import type { UserProfileLookups } from './metrics/user-profile-cache-metrics.js';
 import { PrismaAuthorizationCodeStore } from './storage/prisma-authorization-code-store.js';
 import { PrismaConsentStore } from './storage/prisma-consent-store.js';

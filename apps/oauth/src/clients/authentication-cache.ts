@@ -1,18 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { InvalidatedEntries, type InvalidatedEntriesOptions } from '@authz/shared/invalidation';
 import type { AuthenticatedClient } from '../protocol/client-authentication/authenticated-client.js';
 import type { PresentedClientCredentials } from '../protocol/client-authentication/clients-port.js';
 
-export interface AuthenticationCacheOptions {
-  maxEntries?: number;
-  ttlMs?: number;
-  /** Epoch milliseconds; injectable for tests. */
-  now?: () => number;
-}
-
-interface Entry {
-  client: AuthenticatedClient;
-  expiresAt: number;
-}
+export type AuthenticationCacheOptions = InvalidatedEntriesOptions;
 
 /**
  * Successful client authentications (docs/tokens.md #16), so a returning client costs no call
@@ -22,24 +13,17 @@ interface Entry {
  * it answers nothing and keeps nothing.
  */
 export class AuthenticationCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: InvalidatedEntries<AuthenticatedClient>;
   // Keys are HMACs under a key of this process only: no secret is held in memory in a form
   // that could be matched offline, and keys have one length whatever was presented.
   private readonly hashKey = randomBytes(32);
-  private readonly maxEntries: number;
-  private readonly ttlMs: number;
-  private readonly now: () => number;
-  private subscribed = false;
-  private generation = 0;
 
-  constructor({ maxEntries = 10_000, ttlMs = 30_000, now = Date.now }: AuthenticationCacheOptions = {}) {
-    this.maxEntries = maxEntries;
-    this.ttlMs = ttlMs;
-    this.now = now;
+  constructor(options: AuthenticationCacheOptions = {}) {
+    this.entries = new InvalidatedEntries(options);
   }
 
   get active(): boolean {
-    return this.subscribed;
+    return this.entries.active;
   }
 
   get size(): number {
@@ -56,54 +40,28 @@ export class AuthenticationCache {
     credentials: PresentedClientCredentials,
     authenticate: () => Promise<AuthenticatedClient>,
   ): Promise<AuthenticatedClient> {
-    if (!this.subscribed || carriesAssertion(credentials)) return authenticate();
-    const key = this.keyOf(credentials);
-    const cached = this.lookup(key);
-    if (cached) return cached;
-    const generation = this.generation;
-    const client = await authenticate();
-    if (this.subscribed && generation === this.generation) this.store(key, client);
-    return client;
+    if (!this.entries.active || carriesAssertion(credentials)) return authenticate();
+    return this.entries.find(this.keyOf(credentials), authenticate);
   }
 
   /** An invalidation message named this client (docs/clients.md #8). */
   dropClient(clientId: string): void {
-    this.generation += 1;
-    for (const [key, entry] of this.entries) if (entry.client.clientId === clientId) this.entries.delete(key);
+    this.entries.dropWhere((client) => client.clientId === clientId);
   }
 
   /** Subscribed (again): whatever was missed meanwhile is unknown, so start empty. */
   activate(): void {
-    this.flush();
-    this.subscribed = true;
+    this.entries.activate();
   }
 
   /** Not subscribed: messages may be missed from now on. */
   deactivate(): void {
-    this.subscribed = false;
-    this.flush();
+    this.entries.deactivate();
   }
 
   /** Drops every entry, and any answer still in flight. */
   flush(): void {
-    this.generation += 1;
-    this.entries.clear();
-  }
-
-  private lookup(key: string): AuthenticatedClient | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt <= this.now()) this.entries.delete(key);
-    else if (entry) return entry.client;
-    return undefined;
-  }
-
-  private store(key: string, client: AuthenticatedClient): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, { client, expiresAt: this.now() + this.ttlMs });
+    this.entries.flush();
   }
 
   // Everything presented takes part, so credentials the clients service could judge

@@ -1,5 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
-import type { UserProfileLookup } from '../users/user-profile-cache.js';
+
+/** How a profile read was answered: from memory, by identity then kept, by identity while the cache is bypassed. */
+export type UserProfileLookup = 'hit' | 'miss' | 'unsubscribed';
 
 export type UserProfileLookups = Counter<'result'>;
 

@@ -1,16 +1,16 @@
 import { NotFoundError } from '@authz/shared/errors';
+import { InvalidatedEntries } from '@authz/shared/invalidation';
 import { sampleValue } from '@authz/shared/metrics';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 import { createUserProfileLookups } from '../metrics/user-profile-cache-metrics.js';
 import type { IdentityPort } from '../protocol/identity-port.js';
-import { withUserProfileCache } from './cached-identity.js';
-import { UserProfileCache } from './user-profile-cache.js';
+import { withUserProfileCache, type UserProfileCache } from './cached-identity.js';
 
 describe('GetUser through the profile cache, and user_profile_cache_lookups_total (docs/observability.md)', () => {
   it('answers a returning user from memory, passes every other call through, and counts each lookup', async () => {
     const registry = new Registry();
-    const cache = new UserProfileCache();
+    const cache: UserProfileCache = new InvalidatedEntries();
     const getUser = vi.fn(async (userId: string) => {
       if (userId === 'gone') throw new NotFoundError();
       return { id: userId, email: 'ada@example.com', emailVerified: true, verifiedEmails: [] };

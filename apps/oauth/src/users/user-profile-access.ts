@@ -1,11 +1,12 @@
 import {
+  InvalidatedEntries,
   invalidationChannel,
   subscribeToInvalidations,
   type InvalidationSubscription,
 } from '@authz/shared/invalidation';
 import type { Logger } from '@authz/shared/logger';
 import type { Redis } from 'ioredis';
-import { UserProfileCache } from './user-profile-cache.js';
+import type { UserProfileCache } from './cached-identity.js';
 
 /** The profile cache with its subscription to identity's channel (docs/identity.md #25). */
 export interface UserProfileAccess {
@@ -20,7 +21,8 @@ export function openUserProfileAccess(options: {
   redisKeyPrefix: string;
   log: Logger;
 }): UserProfileAccess {
-  const cache = new UserProfileCache();
+  // At most 10 000 profiles, each for 30 s (docs/performance.md #22).
+  const cache: UserProfileCache = new InvalidatedEntries();
   const subscription = subscribeToInvalidations({
     connection: options.redis.duplicate({
       connectionName: 'oauth-user-invalidations',

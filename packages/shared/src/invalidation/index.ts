@@ -1,3 +1,4 @@
+export * from './invalidated-entries.js';
 export * from './publisher.js';
 export * from './subscriber.js';
 
