@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
+import { counterByLabel } from './counter-by-label.js';
 import type { BackchannelOutcome } from '../protocol/session-end/backchannel-port.js';
 
 export type BackchannelLogoutDeliveries = Counter<'outcome'>;
@@ -10,13 +11,11 @@ export type BackchannelLogoutDeliveries = Counter<'outcome'>;
  * has a back-channel logout URI). Every outcome exported from the start at zero.
  */
 export function createBackchannelLogoutDeliveries(registry: Registry): BackchannelLogoutDeliveries {
-  const deliveries = new Counter({
+  const outcomes: BackchannelOutcome[] = ['delivered', 'retried', 'failed', 'rejected', 'dropped'];
+  return counterByLabel(registry, {
     name: 'backchannel_logout_deliveries_total',
     help: 'Back-channel logout token deliveries by outcome (delivered, retried, failed, rejected, dropped)',
-    labelNames: ['outcome'],
-    registers: [registry],
+    label: 'outcome',
+    values: outcomes,
   });
-  const outcomes: BackchannelOutcome[] = ['delivered', 'retried', 'failed', 'rejected', 'dropped'];
-  for (const outcome of outcomes) deliveries.labels(outcome).inc(0);
-  return deliveries;
 }

@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
+import { counterByLabel } from './counter-by-label.js';
 
 /**
  * How a client authentication was answered: `hit` from the cache; `miss` by the clients
@@ -13,13 +14,11 @@ export type ClientCacheLookups = Counter<'result'>;
 
 /** `client_cache_lookups_total{result}`, every result exported from the start at zero. */
 export function createClientCacheLookups(registry: Registry): ClientCacheLookups {
-  const lookups = new Counter({
+  const results: ClientCacheResult[] = ['hit', 'miss', 'assertion', 'unsubscribed'];
+  return counterByLabel(registry, {
     name: 'client_cache_lookups_total',
     help: 'Client authentications by how the client record cache answered (hit, miss, assertion, unsubscribed)',
-    labelNames: ['result'],
-    registers: [registry],
+    label: 'result',
+    values: results,
   });
-  const results: ClientCacheResult[] = ['hit', 'miss', 'assertion', 'unsubscribed'];
-  for (const result of results) lookups.labels(result).inc(0);
-  return lookups;
 }

@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
+import { counterByLabel } from './counter-by-label.js';
 
 /** How a profile read was answered: from memory, by identity then kept, by identity while the cache is bypassed. */
 export type UserProfileLookup = 'hit' | 'miss' | 'unsubscribed';
@@ -11,13 +12,11 @@ export type UserProfileLookups = Counter<'result'>;
  * (`unsubscribed`, docs/decisions.md #28). Every result is exported from the start at zero.
  */
 export function createUserProfileLookups(registry: Registry): UserProfileLookups {
-  const lookups = new Counter({
+  const results: UserProfileLookup[] = ['hit', 'miss', 'unsubscribed'];
+  return counterByLabel(registry, {
     name: 'user_profile_cache_lookups_total',
     help: 'User profile reads by how the profile cache answered (hit, miss, unsubscribed)',
-    labelNames: ['result'],
-    registers: [registry],
+    label: 'result',
+    values: results,
   });
-  const results: UserProfileLookup[] = ['hit', 'miss', 'unsubscribed'];
-  for (const result of results) lookups.labels(result).inc(0);
-  return lookups;
 }
