@@ -36,7 +36,7 @@ export class AuthenticationCache {
    * single use (RFC 7523 section 3). An answer that was in flight while anything was
    * invalidated is not kept either: it may predate the change.
    */
-  async authenticate(
+  authenticate(
     credentials: PresentedClientCredentials,
     authenticate: () => Promise<AuthenticatedClient>,
   ): Promise<AuthenticatedClient> {
