@@ -1,11 +1,6 @@
 import { InvalidCredentialsError, RateLimitedError, ValidationError } from '@authz/shared/errors';
 import { WALLET_LINK_SIGN_IN_MAX_AGE_SECONDS } from '@authz/shared/protocol';
-import {
-  isLoginCsrfTokenValid,
-  isPreSessionShaped,
-  loginCsrfToken,
-  newPreSession,
-} from '../../cookies/login-csrf.js';
+import { isPreSessionShaped, loginCsrfToken, newPreSession } from '../../cookies/login-csrf.js';
 import { clearedLoginCookie, LOGIN_COOKIE, loginCookie } from '../../cookies/set-cookie.js';
 import { html, type SafeHtml } from '../../html/html.js';
 import type { PendingAuthorization } from '../authorization/authorization-port.js';
@@ -14,7 +9,6 @@ import { isHandleShaped } from '../shared/handle.js';
 import { signInFormFields } from '../shared/sign-in-form-fields.js';
 import type { PageRequest } from '../shared/page-request.js';
 import {
-  csrfRefusal,
   documentPage,
   redirectPage,
   signedIn,
@@ -31,6 +25,7 @@ import { expiredRequestPage, refusalPage, tooManyAttemptsPage } from '../status/
 import { walletSignInOffer } from '../wallet/wallet-sign-in-offer.js';
 import { federationSignInOffer } from '../federation/federation-sign-in-offer.js';
 import { passkeySignInOffer, passkeyScripts } from '../strong-auth/passkey-sign-in-offer.js';
+import { checkSignInSubmission } from './sign-in-submission.js';
 
 type Deps = Pick<
   Registry,
@@ -111,16 +106,9 @@ export async function showLoginPage(deps: Deps, request: PageRequest): Promise<P
  * and opens the browser session; the browser goes on to resume the authorization.
  */
 export async function submitLogin(deps: Deps, request: PageRequest): Promise<PageResult> {
-  const preSession = request.cookies[LOGIN_COOKIE];
-  const handle = request.form.get('handle') || undefined;
-  const next = handle === undefined ? nextPageOf(request.form.get('next')) : undefined;
-  if (
-    !isPreSessionShaped(preSession) ||
-    !isLoginCsrfTokenValid(deps.loginCsrfKey, preSession, handle, request.form.get('csrf_token'))
-  ) {
-    return csrfRefusal();
-  }
-  if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
+  const submission = checkSignInSubmission(deps, request);
+  if ('refused' in submission) return submission.refused;
+  const { preSession, handle, next } = submission;
   const email = request.form.get('email') ?? '';
   let signIn: SignInResult;
   try {

@@ -1,13 +1,11 @@
 import { InvalidCredentialsError, ValidationError } from '@authz/shared/errors';
-import { isLoginCsrfTokenValid, isPreSessionShaped } from '../../cookies/login-csrf.js';
-import { clearedLoginCookie, LOGIN_COOKIE } from '../../cookies/set-cookie.js';
+import { clearedLoginCookie } from '../../cookies/set-cookie.js';
 import type { Registry } from '../../registry.js';
-import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
-import { csrfRefusal, redirectPage, signedIn, signInFailed, type PageResult } from '../shared/page-result.js';
-import { afterSignIn, nextPageOf } from '../sign-in/after-sign-in.js';
+import { redirectPage, signedIn, signInFailed, type PageResult } from '../shared/page-result.js';
+import { afterSignIn } from '../sign-in/after-sign-in.js';
 import { failedSignInPage } from '../sign-in/login-page.js';
-import { expiredRequestPage } from '../status/status-pages.js';
+import { checkSignInSubmission } from '../sign-in/sign-in-submission.js';
 
 type Deps = Parameters<typeof failedSignInPage>[0] & Pick<Registry, 'secondFactors'>;
 
@@ -31,16 +29,9 @@ export async function submitPasskeySignInOptions(deps: Pick<Registry, 'secondFac
  * browser goes on exactly as after a password (after-sign-in.ts).
  */
 export async function submitPasskeySignIn(deps: Deps, request: PageRequest): Promise<PageResult> {
-  const preSession = request.cookies[LOGIN_COOKIE];
-  const handle = request.form.get('handle') || undefined;
-  const next = handle === undefined ? nextPageOf(request.form.get('next')) : undefined;
-  if (
-    !isPreSessionShaped(preSession) ||
-    !isLoginCsrfTokenValid(deps.loginCsrfKey, preSession, handle, request.form.get('csrf_token'))
-  ) {
-    return csrfRefusal();
-  }
-  if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
+  const submission = checkSignInSubmission(deps, request);
+  if ('refused' in submission) return submission.refused;
+  const { preSession, handle, next } = submission;
   let sessionToken: string;
   try {
     sessionToken = await deps.secondFactors.signInWithPasskey({

@@ -1,12 +1,10 @@
 import { InvalidCodeError, InvalidTokenError, RateLimitedError, ValidationError } from '@authz/shared/errors';
-import { isLoginCsrfTokenValid, isPreSessionShaped, loginCsrfToken } from '../../cookies/login-csrf.js';
-import { clearedLoginCookie, LOGIN_COOKIE } from '../../cookies/set-cookie.js';
+import { loginCsrfToken } from '../../cookies/login-csrf.js';
+import { clearedLoginCookie } from '../../cookies/set-cookie.js';
 import { html } from '../../html/html.js';
-import { isHandleShaped } from '../shared/handle.js';
 import type { PageRequest } from '../shared/page-request.js';
 import { signInFormFields } from '../shared/sign-in-form-fields.js';
 import {
-  csrfRefusal,
   documentPage,
   redirectPage,
   signedIn,
@@ -14,9 +12,10 @@ import {
   type PageResult,
 } from '../shared/page-result.js';
 import type { Registry } from '../../registry.js';
-import { afterSignIn, nextPageOf, type NextPage } from '../sign-in/after-sign-in.js';
-import { expiredRequestPage, tooManyAttemptsPage } from '../status/status-pages.js';
+import { afterSignIn, type NextPage } from '../sign-in/after-sign-in.js';
+import { tooManyAttemptsPage } from '../status/status-pages.js';
 import { codeField, WRONG_CODE } from './code-field.js';
+import { checkSignInSubmission } from '../sign-in/sign-in-submission.js';
 
 type Deps = Pick<
   Registry,
@@ -66,16 +65,9 @@ export function secondStepPage(deps: Deps, status: number, view: SecondStepView)
  * the browser back to sign in; success opens the session like any sign-in.
  */
 export async function submitSecondStep(deps: Deps, request: PageRequest): Promise<PageResult> {
-  const preSession = request.cookies[LOGIN_COOKIE];
-  const handle = request.form.get('handle') || undefined;
-  const next = handle === undefined ? nextPageOf(request.form.get('next')) : undefined;
-  if (
-    !isPreSessionShaped(preSession) ||
-    !isLoginCsrfTokenValid(deps.loginCsrfKey, preSession, handle, request.form.get('csrf_token'))
-  ) {
-    return csrfRefusal();
-  }
-  if (handle !== undefined && !isHandleShaped(handle)) return expiredRequestPage(deps);
+  const submission = checkSignInSubmission(deps, request);
+  if ('refused' in submission) return submission.refused;
+  const { preSession, handle, next } = submission;
   const mfaToken = request.form.get('mfa_token') ?? '';
   let sessionToken: string;
   try {
