@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { currentDpopNonce, DPOP_NONCE_WINDOW_SECONDS, isFreshDpopNonce } from './dpop-nonce.js';
 
@@ -26,5 +26,16 @@ describe('DPoP nonces (RFC 9449 section 8, docs/par-and-dpop.md #9)', () => {
     const other = currentDpopNonce(randomBytes(32), start);
     expect(isFreshDpopNonce(secret, other, start)).toBe(false);
     expect(isFreshDpopNonce(secret, 'short', start)).toBe(false);
+  });
+
+  it('answers, across windows visited back and forth, the HMAC of each window', () => {
+    const times = [0, 1, 2, 3, 1, 0, 7, 2].map((n) => start + n * window);
+    const hmacOf = (now: number) =>
+      createHmac('sha256', secret)
+        .update(`dpop-nonce:${Math.floor(now / 1000 / DPOP_NONCE_WINDOW_SECONDS)}`)
+        .digest('base64url');
+    for (let pass = 0; pass < 2; pass += 1) {
+      expect(times.map((now) => currentDpopNonce(secret, now))).toEqual(times.map(hmacOf));
+    }
   });
 });

@@ -26,6 +26,19 @@ function windowOf(now: number): number {
   return Math.floor(now / 1000 / DPOP_NONCE_WINDOW_SECONDS);
 }
 
+// Every DPoP request asks for this window's nonce up to three times (checking the proof's,
+// then announcing it): each secret's recent windows are kept, so the HMAC runs once a window.
+const recentNonces = new WeakMap<Buffer, Map<number, string>>();
+const WINDOWS_KEPT = 3;
+
 function nonceOfWindow(secret: Buffer, window: number): string {
-  return createHmac('sha256', secret).update(`dpop-nonce:${window}`).digest('base64url');
+  let windows = recentNonces.get(secret);
+  if (windows === undefined) recentNonces.set(secret, (windows = new Map()));
+  let nonce = windows.get(window);
+  if (nonce === undefined) {
+    nonce = createHmac('sha256', secret).update(`dpop-nonce:${window}`).digest('base64url');
+    if (windows.size >= WINDOWS_KEPT) windows.delete(windows.keys().next().value!);
+    windows.set(window, nonce);
+  }
+  return nonce;
 }
