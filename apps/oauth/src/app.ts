@@ -21,7 +21,7 @@ import {
   type ServiceApp,
 } from '@authz/shared/service';
 import { openClientsAccess, type ClientsAccess } from './clients/clients-access.js';
-import { openUserProfileAccess, type UserProfileAccess } from './users/user-profile-access.js';
+import { openUserProfileAccess } from './users/user-profile-access.js';
 import type { OAuthEnv } from './config/env.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeyRing } from './keys/key-ring.js';
@@ -51,8 +51,6 @@ export interface OAuthApp extends ServiceApp {
   readonly keys: KeyRing;
   /** Until subscribed, client authentication bypasses the cache (docs/tokens.md #17). */
   readonly clientInvalidations: ClientsAccess['invalidations'];
-  /** The user profile cache's subscription to identity's changes (docs/identity.md #25). */
-  readonly userInvalidations: UserProfileAccess['invalidations'];
 }
 
 /** Builds the oauth service: authorize, token, introspection, revocation, UserInfo, discovery, JWKS, signing keys. */
@@ -144,7 +142,6 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
     metrics: app.metrics,
     keys,
     clientInvalidations: clientsAccess.invalidations,
-    userInvalidations: userProfiles.invalidations,
     close: async () => {
       await sessionEvents.close();
       await backchannel.close();
