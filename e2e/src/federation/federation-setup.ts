@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { HostileUpstream } from '../support/hostile-upstream.js';
 import { UpstreamProvider } from '../support/upstream-provider.js';
@@ -17,11 +17,14 @@ export interface FederationContext extends SuiteContext {
 }
 
 /**
- * The suite with upstreams (interface.md 4.14): both upstreams start first, the providers
- * file is written from what `entries` makes of them, then the suite starts with it (loopback
- * upstreams allowed) and the real upstream learns the suite's callback.
+ * Both upstreams started and the providers file written from what `entries` makes of them,
+ * before the suite that reads it starts (interface.md 4.14); both stopped and the file removed
+ * afterwards. The suite is the caller's: it passes `file` as UPSTREAM_IDPS_FILE.
  */
-export function useFederation(entries: (upstreams: Upstreams) => unknown[]): FederationContext {
+export function useUpstreamProviders(entries: (upstreams: Upstreams) => unknown[]): {
+  file: string;
+  upstreams(): Upstreams;
+} {
   const file = join(mkdtempSync(join(tmpdir(), 'upstream-idps-')), 'upstream-idps.json');
   let upstreams: Upstreams | undefined;
   beforeAll(async () => {
@@ -31,20 +34,34 @@ export function useFederation(entries: (upstreams: Upstreams) => unknown[]): Fed
     };
     writeFileSync(file, JSON.stringify(entries(upstreams)));
   });
-  const context = useSuite({
-    serviceEnv: { UPSTREAM_IDPS_FILE: file, CIMD_ALLOW_INSECURE_LOOPBACK: 'true' },
-  });
-  beforeAll(async () => {
-    await upstreams!.real.acceptRedirectsTo(context.url('/ui/federation/callback'));
-  });
   afterAll(async () => {
     await upstreams?.real.close();
     await upstreams?.hostile.close();
+    rmSync(dirname(file), { recursive: true, force: true });
   });
-  return Object.defineProperty(Object.create(context) as SuiteContext, 'upstreams', {
-    get() {
-      if (!upstreams) throw new Error('useFederation(): upstreams exist once beforeAll has run');
+  return {
+    file,
+    upstreams() {
+      if (!upstreams) throw new Error('useUpstreamProviders(): upstreams exist once beforeAll has run');
       return upstreams;
     },
+  };
+}
+
+/**
+ * The suite with upstreams (interface.md 4.14): both upstreams start first, the providers
+ * file is written from what `entries` makes of them, then the suite starts with it (loopback
+ * upstreams allowed) and the real upstream learns the suite's callback.
+ */
+export function useFederation(entries: (upstreams: Upstreams) => unknown[]): FederationContext {
+  const providers = useUpstreamProviders(entries);
+  const context = useSuite({
+    serviceEnv: { UPSTREAM_IDPS_FILE: providers.file, CIMD_ALLOW_INSECURE_LOOPBACK: 'true' },
+  });
+  beforeAll(async () => {
+    await providers.upstreams().real.acceptRedirectsTo(context.url('/ui/federation/callback'));
+  });
+  return Object.defineProperty(Object.create(context) as SuiteContext, 'upstreams', {
+    get: () => providers.upstreams(),
   }) as FederationContext;
 }

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passUpstream } from '../federation/federation-pages.js';
+import { useUpstreamProviders } from '../federation/federation-setup.js';
 import { signIn } from '../support/accounts.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
 import { launchChromium } from '../support/chromium.js';
@@ -17,7 +15,6 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { UpstreamProvider } from '../support/upstream-provider.js';
 
 // docs/identity.md #25 (profile changes are announced): oauth keeps the profiles identity's GetUser
 // answers, and identity announces each change before it answers its caller. So UserInfo
@@ -25,25 +22,26 @@ import { UpstreamProvider } from '../support/upstream-provider.js';
 // already shows the change; nothing here waits for the cache's TTL.
 
 // An upstream OpenID Provider for the link and unlink (interface.md 4.14), known before the suite starts.
-const providersFile = join(mkdtempSync(join(tmpdir(), 'upstream-idps-')), 'upstream-idps.json');
-let upstream: UpstreamProvider;
-beforeAll(async () => {
-  upstream = await UpstreamProvider.start();
-  const { issuer, clientId, clientSecret } = upstream;
-  const provider = { id: 'upstream', displayName: 'Upstream ID', issuer, clientId, clientSecret };
-  const trusted = { scopes: 'openid email', trustEmail: true, createAccounts: false };
-  writeFileSync(providersFile, JSON.stringify([{ ...provider, ...trusted }]));
-});
-const flow = useCodeFlow({}, { UPSTREAM_IDPS_FILE: providersFile, CIMD_ALLOW_INSECURE_LOOPBACK: 'true' });
+const providers = useUpstreamProviders(({ real }) => [
+  {
+    id: 'upstream',
+    displayName: 'Upstream ID',
+    issuer: real.issuer,
+    clientId: real.clientId,
+    clientSecret: real.clientSecret,
+    scopes: 'openid email',
+    trustEmail: true,
+    createAccounts: false,
+  },
+]);
+const flow = useCodeFlow({}, { UPSTREAM_IDPS_FILE: providers.file, CIMD_ALLOW_INSECURE_LOOPBACK: 'true' });
 let browser: Browser;
 beforeAll(async () => {
-  await upstream.acceptRedirectsTo(`${flow.suite.baseUrl}/ui/federation/callback`);
+  await providers.upstreams().real.acceptRedirectsTo(`${flow.suite.baseUrl}/ui/federation/callback`);
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await upstream?.close();
-  rmSync(dirname(providersFile), { recursive: true, force: true });
 });
 
 const url = (path: string) => `${flow.suite.baseUrl}${path}`;
@@ -152,6 +150,7 @@ describe('UserInfo right after a profile change (docs/identity.md #25)', () => {
 
     const login = `member-${user.id}`;
     const upstreamEmail = `${login}@upstream.example`;
+    const upstream = providers.upstreams().real;
     upstream.users.set(login, { email: upstreamEmail, email_verified: true });
     const session = await browser.newContext();
     const page = await session.newPage();
