@@ -3,25 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { querySql, signUp } from '../support/accounts.js';
 import { launchChromium } from '../support/chromium.js';
 import { heading, passUpstream } from './federation-pages.js';
-import { useFederation } from './federation-setup.js';
+import { providerEntry, useFederation } from './federation-setup.js';
 
 // interface.md 4.14 on the account page in Chromium: linking and unlinking upstream identities,
 // never the account's last sign-in method (docs/federation.md #9).
-const context = useFederation(({ real }) =>
-  [
-    ['upstream', 'Upstream ID', true],
-    ['second', 'Second ID', false],
-  ].map(([id, displayName, createAccounts]) => ({
-    id,
-    displayName,
-    issuer: real.issuer,
-    clientId: real.clientId,
-    clientSecret: real.clientSecret,
-    scopes: 'openid email',
-    trustEmail: true,
-    createAccounts,
-  })),
-);
+const context = useFederation(({ real }) => [
+  providerEntry(real, { id: 'upstream', displayName: 'Upstream ID', trustEmail: true, createAccounts: true }),
+  providerEntry(real, { id: 'second', displayName: 'Second ID', trustEmail: true, createAccounts: false }),
+]);
 
 let browser: Browser;
 let session: BrowserContext;

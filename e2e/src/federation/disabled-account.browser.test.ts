@@ -3,23 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { querySql } from '../support/accounts.js';
 import { adminCall, newAdmin, type AdminUserView } from '../support/admin-scenes.js';
 import { launchChromium } from '../support/chromium.js';
-import { useFederation } from './federation-setup.js';
+import { providerEntry, useFederation } from './federation-setup.js';
 import { heading, passUpstream } from './federation-pages.js';
 
 // Upstream identity providers (interface.md 4.14) meet disabled accounts (interface.md 4.15,
 // docs/admin-api.md #4): an account an admin disabled cannot sign in through its upstream, and
 // gets the uniform refusal page, not an error; enabled again, the same upstream signs it in.
 const context = useFederation(({ real }) => [
-  {
-    id: 'upstream',
-    displayName: 'Upstream ID',
-    issuer: real.issuer,
-    clientId: real.clientId,
-    clientSecret: real.clientSecret,
-    scopes: 'openid email',
-    trustEmail: true,
-    createAccounts: true,
-  },
+  providerEntry(real, { id: 'upstream', displayName: 'Upstream ID', trustEmail: true, createAccounts: true }),
 ]);
 
 let browser: Browser;

@@ -17,6 +17,18 @@ export interface FederationContext extends SuiteContext {
 }
 
 /**
+ * A providers-file entry (docs/federation.md) for `upstream` under `id`, asking for
+ * `openid email`; the rules (trustEmail, createAccounts) are the caller's, absent meaning false.
+ */
+export function providerEntry(
+  upstream: Pick<UpstreamProvider, 'issuer' | 'clientId' | 'clientSecret'>,
+  entry: { id: string; displayName: string; trustEmail?: boolean; createAccounts?: boolean },
+): Record<string, unknown> {
+  const { issuer, clientId, clientSecret } = upstream;
+  return { ...entry, issuer, clientId, clientSecret, scopes: 'openid email' };
+}
+
+/**
  * Both upstreams started and the providers file written from what `entries` makes of them,
  * before the suite that reads it starts (interface.md 4.14); both stopped and the file removed
  * afterwards. The suite is the caller's: it passes `file` as UPSTREAM_IDPS_FILE.

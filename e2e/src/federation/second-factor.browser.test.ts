@@ -6,7 +6,7 @@ import { accountCall, querySql, signIn, signUp } from '../support/accounts.js';
 import { launchChromium } from '../support/chromium.js';
 import { basicAuth } from '../support/tokens.js';
 import { ACR_MFA, enrolTotp, totpCode } from '../support/strong-auth-helpers.js';
-import { useFederation } from './federation-setup.js';
+import { providerEntry, useFederation } from './federation-setup.js';
 import { passUpstream } from './federation-pages.js';
 
 // Upstream identity providers (interface.md 4.14) meet second factors (interface.md 4.11): a
@@ -14,16 +14,7 @@ import { passUpstream } from './federation-pages.js';
 // request asking acr_values=urn:authz:acr:mfa makes it step up with the account's
 // authenticator app before the client gets a code; the ID token then says mfa.
 const context = useFederation(({ real }) => [
-  {
-    id: 'upstream',
-    displayName: 'Upstream ID',
-    issuer: real.issuer,
-    clientId: real.clientId,
-    clientSecret: real.clientSecret,
-    scopes: 'openid email',
-    trustEmail: true,
-    createAccounts: true,
-  },
+  providerEntry(real, { id: 'upstream', displayName: 'Upstream ID', trustEmail: true, createAccounts: true }),
 ]);
 
 const REDIRECT_URI = 'https://app.example/callback';

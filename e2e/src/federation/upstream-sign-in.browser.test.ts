@@ -4,42 +4,22 @@ import { accountCall, querySql, signIn, signUp } from '../support/accounts.js';
 import { launchChromium } from '../support/chromium.js';
 import type { UpstreamFault } from '../support/hostile-upstream.js';
 import { RelyingParty, type SignInResult } from '../support/relying-party.js';
-import { useFederation } from './federation-setup.js';
+import { providerEntry, useFederation } from './federation-setup.js';
 import { heading, passUpstream } from './federation-pages.js';
 
 // interface.md 4.14, docs/federation.md: sign-in with upstream OpenID Providers in Chromium, at an
 // authorization request of a relying party on loopback. The upstream is node-oidc-provider;
 // the faults a real provider never commits come from a small hostile one built with jose.
 const context = useFederation(({ real, hostile }) => [
-  {
-    id: 'upstream',
-    displayName: 'Upstream ID',
-    issuer: real.issuer,
-    clientId: real.clientId,
-    clientSecret: real.clientSecret,
-    scopes: 'openid email',
-    trustEmail: true,
-    createAccounts: true,
-  },
+  providerEntry(real, { id: 'upstream', displayName: 'Upstream ID', trustEmail: true, createAccounts: true }),
   // The same upstream under stricter rules: no accounts made, no address trusted.
-  {
-    id: 'strict',
-    displayName: 'Strict ID',
-    issuer: real.issuer,
-    clientId: real.clientId,
-    clientSecret: real.clientSecret,
-    scopes: 'openid email',
-  },
-  {
+  providerEntry(real, { id: 'strict', displayName: 'Strict ID' }),
+  providerEntry(hostile, {
     id: 'hostile',
     displayName: 'Hostile ID',
-    issuer: hostile.issuer,
-    clientId: hostile.clientId,
-    clientSecret: hostile.clientSecret,
-    scopes: 'openid email',
     trustEmail: true,
     createAccounts: true,
-  },
+  }),
   // Left out at start-up (docs/federation.md #3): a bad id, and no secret at all.
   { id: 'Not An Id', displayName: 'Broken', issuer: real.issuer, clientId: 'x', clientSecret: 'y' },
   { id: 'secretless', displayName: 'Secretless', issuer: real.issuer, clientId: 'x' },

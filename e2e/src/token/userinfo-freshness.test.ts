@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passUpstream } from '../federation/federation-pages.js';
-import { useUpstreamProviders } from '../federation/federation-setup.js';
+import { providerEntry, useUpstreamProviders } from '../federation/federation-setup.js';
 import { signIn } from '../support/accounts.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
 import { launchChromium } from '../support/chromium.js';
@@ -23,16 +23,12 @@ import {
 
 // An upstream OpenID Provider for the link and unlink (interface.md 4.14), known before the suite starts.
 const providers = useUpstreamProviders(({ real }) => [
-  {
+  providerEntry(real, {
     id: 'upstream',
     displayName: 'Upstream ID',
-    issuer: real.issuer,
-    clientId: real.clientId,
-    clientSecret: real.clientSecret,
-    scopes: 'openid email',
     trustEmail: true,
     createAccounts: false,
-  },
+  }),
 ]);
 const flow = useCodeFlow({}, { UPSTREAM_IDPS_FILE: providers.file, CIMD_ALLOW_INSECURE_LOOPBACK: 'true' });
 let browser: Browser;
