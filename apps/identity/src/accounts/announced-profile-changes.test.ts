@@ -29,26 +29,27 @@ function recordingChanges() {
   return { published, changes };
 }
 
+/** A NameStore whose renames announce the renamed account, as the account store's do. */
+function announcingRenames() {
+  const { published, changes } = recordingChanges();
+  const store = announcing(
+    new NameStore(),
+    { rename: { reason: 'name_changed', changed: (renamed, userId) => (renamed ? userId : undefined) } },
+    changes,
+  );
+  return { published, store };
+}
+
 describe('profile changes announced by the stores (docs/identity.md #25)', () => {
   it('a call that changed a profile resolves only once its change is published', async () => {
-    const { published, changes } = recordingChanges();
-    const store = announcing(
-      new NameStore(),
-      { rename: { reason: 'name_changed', changed: (renamed, userId) => (renamed ? userId : undefined) } },
-      changes,
-    );
+    const { published, store } = announcingRenames();
     expect(await store.rename('u-1', 'Grace')).toBe('Grace');
     expect(published).toEqual(['name_changed u-1']);
     expect(await store.nameOf('u-1')).toBe('Grace');
   });
 
   it('a call that changed nothing publishes nothing', async () => {
-    const { published, changes } = recordingChanges();
-    const store = announcing(
-      new NameStore(),
-      { rename: { reason: 'name_changed', changed: (renamed, userId) => (renamed ? userId : undefined) } },
-      changes,
-    );
+    const { published, store } = announcingRenames();
     expect(await store.rename('nobody', 'Grace')).toBeUndefined();
     expect(published).toEqual([]);
   });
