@@ -24,6 +24,13 @@ export interface ProfileChangingStores {
  * verified addresses it lists, most recently used first (so a sign-in through one reorders
  * them). A new account is announced by nobody: no cache can hold a profile it never had.
  */
+/** The account a call named (its first argument), when its outcome is `wanted`. */
+const accountIfOutcome = (wanted: string) => (outcome: unknown, userId: string) =>
+  outcome === wanted ? userId : undefined;
+
+/** The account a call named (its first argument), when it answered anything (found and changed). */
+const accountIfAnswered = (answer: unknown, userId: string) => (answer ? userId : undefined);
+
 export function announceProfileChanges(
   stores: ProfileChangingStores,
   changes: UserChanges,
@@ -31,7 +38,7 @@ export function announceProfileChanges(
   return {
     accounts: announcing(
       stores.accounts,
-      { updateName: { reason: 'name_changed', changed: (user, userId) => (user ? userId : undefined) } },
+      { updateName: { reason: 'name_changed', changed: accountIfAnswered } },
       changes,
     ),
     verifications: announcing(
@@ -55,7 +62,7 @@ export function announceProfileChanges(
       {
         link: {
           reason: 'wallet_linked',
-          changed: (outcome, userId) => (outcome === 'linked' ? userId : undefined),
+          changed: accountIfOutcome('linked'),
         },
         signIn: { reason: 'wallet_used', changed: (signedIn) => signedIn?.user.id },
       },
@@ -66,12 +73,12 @@ export function announceProfileChanges(
       {
         link: {
           reason: 'upstream_identity_linked',
-          changed: (outcome, userId) => (outcome === 'linked' ? userId : undefined),
+          changed: accountIfOutcome('linked'),
         },
         signIn: { reason: 'upstream_identity_used', changed: (signedIn) => signedIn?.user.id },
         unlink: {
           reason: 'upstream_identity_unlinked',
-          changed: (outcome, userId) => (outcome === 'unlinked' ? userId : undefined),
+          changed: accountIfOutcome('unlinked'),
         },
       },
       changes,
@@ -79,7 +86,7 @@ export function announceProfileChanges(
     admin: announcing(
       stores.admin,
       {
-        updateUser: { reason: 'admin_updated', changed: (updated, userId) => (updated ? userId : undefined) },
+        updateUser: { reason: 'admin_updated', changed: accountIfAnswered },
       },
       changes,
     ),
@@ -88,11 +95,11 @@ export function announceProfileChanges(
       {
         markDeleting: {
           reason: 'deletion_started',
-          changed: (marked, userId) => (marked ? userId : undefined),
+          changed: accountIfAnswered,
         },
         deleteAccount: {
           reason: 'deleted',
-          changed: (outcome, userId) => (outcome === 'deleted' ? userId : undefined),
+          changed: accountIfOutcome('deleted'),
         },
       },
       changes,
