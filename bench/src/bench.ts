@@ -62,7 +62,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
   try {
     await checkPortsFree(env);
     print(
-      `bench: ${env.connections} connections, ${env.warmupSeconds} s warm-up + ${env.durationSeconds} s ` +
+      `bench: ${env.connections} connections, ${env.rate === undefined ? 'each sending as soon as answered' : `${env.rate} req/s offered`}, ${env.warmupSeconds} s warm-up + ${env.durationSeconds} s ` +
         `per scenario, ${env.oauthReplicas} oauth replica(s), Node ${process.version}, the load generator on the same machine, ` +
         `load average ${loadavg()[0]!.toFixed(2)} before starting`,
     );
@@ -93,7 +93,7 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
     printDpopCost(run.outcomes);
     const verdict = rounds ? printRounds(rounds) : undefined;
     if (run.memory) printMemory(run.memory);
-    printTargets({ outcomes: run.outcomes, rounds, verdict, memory: run.memory });
+    printTargets({ outcomes: run.outcomes, rounds, verdict, memory: run.memory, offeredRate: env.rate });
     if (run.profileDir) await reportProfiles(run.profileDir, profiledWindow(run, ours), reference, env.root);
     return 0;
   } catch (error) {

@@ -15,11 +15,11 @@ export async function measure(
     print(`${scenario.name}: skipped, ${skipped}`);
     return { scenario: scenario.name, server, skipped };
   }
-  const connections = env.connections;
-  await runLoad(scenario.target, { connections, durationSeconds: env.warmupSeconds }, signal);
+  const { connections, rate } = env;
+  await runLoad(scenario.target, { connections, rate, durationSeconds: env.warmupSeconds }, signal);
   const result = await runLoad(
     scenario.target,
-    { connections, durationSeconds: env.durationSeconds },
+    { connections, rate, durationSeconds: env.durationSeconds },
     signal,
   );
   signal.throwIfAborted();
@@ -31,14 +31,18 @@ function describe(result: LoadResult): string {
   const { requestsPerSecond, p50, p99, non2xx, rateLimited, errors, cpu } = result;
   const figures = `${requestsPerSecond.toFixed(0)} req/s, p50 ${p50} ms, p99 ${p99} ms, ${non2xx} non-2xx (${rateLimited} of them 429), ${errors} errors`;
   if (!cpu) return figures;
-  const servers = Object.entries(cpu.byServer)
+  return (
+    `${figures}; cores used: load generator ${cpu.loadGenerator.toFixed(2)}, ` +
+    `servers ${cpu.servers.toFixed(2)} (${busiest(cpu.byServer)}), outside ${cpu.outside.toFixed(2)}, ` +
+    `stolen ${cpu.stolen.toFixed(2)}; main threads: ${busiest(cpu.mainThreadByServer)}`
+  );
+}
+
+/** `gateway 0.67, oauth 0.62`: the processes that used at least a hundredth of a core, busiest first. */
+function busiest(coresByServer: Record<string, number>): string {
+  return Object.entries(coresByServer)
     .filter(([, cores]) => cores >= 0.01)
     .sort((a, b) => b[1] - a[1])
     .map(([name, cores]) => `${name} ${cores.toFixed(2)}`)
     .join(', ');
-  return (
-    `${figures}; cores used: load generator ${cpu.loadGenerator.toFixed(2)}, ` +
-    `servers ${cpu.servers.toFixed(2)} (${servers}), outside ${cpu.outside.toFixed(2)}, ` +
-    `stolen ${cpu.stolen.toFixed(2)}`
-  );
 }

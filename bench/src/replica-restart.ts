@@ -30,12 +30,12 @@ export async function measureDuringRestart(
     print(`${scenario.name}: skipped, ${skipped}`);
     return { scenario: scenario.name, server: 'suite', skipped };
   }
-  const connections = env.connections;
-  await runLoad(scenario.target, { connections, durationSeconds: env.warmupSeconds }, signal);
+  const { connections, rate } = env;
+  await runLoad(scenario.target, { connections, rate, durationSeconds: env.warmupSeconds }, signal);
   const done = new AbortController();
   const load = runLoad(
     scenario.target,
-    { connections, durationSeconds: (RESTART_TIMEOUT_MS + 2 * STEADY_MS) / 1000 },
+    { connections, rate, durationSeconds: (RESTART_TIMEOUT_MS + 2 * STEADY_MS) / 1000 },
     AbortSignal.any([signal, done.signal]),
   );
   try {

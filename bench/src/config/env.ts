@@ -19,6 +19,13 @@ const schema = z.object({
   BENCH_DURATION: positiveInt(10),
   BENCH_WARMUP: positiveInt(2),
   BENCH_CONNECTIONS: positiveInt(50),
+  /**
+   * Requests per second offered in all, spread over the connections (autocannon's
+   * overallRate); unset, each connection sends its next request as soon as the last is
+   * answered. A rate the servers keep up with measures what a request costs them (server CPU
+   * ms/req) without the contention of a saturated machine (docs/performance.md "Settings").
+   */
+  BENCH_RATE: z.coerce.number().int().positive().optional(),
   /** Gateway on BASE, gRPC ports BASE+11.., metrics BASE+21.., oidc-provider on BASE+30, the floor on BASE+31. */
   BENCH_PORT_BASE: z.coerce.number().int().min(1024).max(65000).default(4400),
   /**
@@ -59,6 +66,8 @@ export interface BenchEnv {
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
+  /** Offered requests per second, or undefined for as many as the connections get answered. */
+  rate: number | undefined;
   ports: { gateway: number; grpcBase: number; metricsBase: number; reference: number; floor: number };
   cpuProfileDir: string | undefined;
   startTimeoutMs: number;
@@ -88,6 +97,7 @@ export function loadBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv 
     durationSeconds: values.BENCH_DURATION,
     warmupSeconds: values.BENCH_WARMUP,
     connections: values.BENCH_CONNECTIONS,
+    rate: values.BENCH_RATE,
     ports: {
       gateway: base,
       grpcBase: base + 10,

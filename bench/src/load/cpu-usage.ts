@@ -8,6 +8,11 @@ export interface CpuUse {
   servers: number;
   /** The same, per process: `gateway`, `oauth`, ... or `oidc-provider`. */
   byServer: Record<string, number>;
+  /**
+   * Of those, each process's main thread (its event loop and JavaScript) alone, summed over
+   * replicas: the busiest thread is where requests queue, whatever cores are left over.
+   */
+  mainThreadByServer: Record<string, number>;
   /** Everything else on this machine: other users of it, and PostgreSQL and Redis. */
   outside: number;
   /**
@@ -25,6 +30,7 @@ interface Snapshot {
   self: number;
   descendants: number;
   byName: Map<string, number>;
+  mainThreadByName: Map<string, number>;
 }
 
 /** Clock ticks from /proc (Linux); undefined elsewhere, and the figures are then left out. */
@@ -58,11 +64,19 @@ export function cpuUse(
   const loadGenerator = (after.self - before.self) / ticksPerCore;
   const servers = (after.descendants - before.descendants) / ticksPerCore;
   const busy = (after.machineBusy - before.machineBusy) / ticksPerCore;
-  const byServer = Object.fromEntries(
-    [...after.byName].map(([name, ticks]) => [name, (ticks - (before.byName.get(name) ?? 0)) / ticksPerCore]),
-  );
+  const coresByName = (afterTicks: Map<string, number>, beforeTicks: Map<string, number>) =>
+    Object.fromEntries(
+      [...afterTicks].map(([name, ticks]) => [name, (ticks - (beforeTicks.get(name) ?? 0)) / ticksPerCore]),
+    );
   const stolen = (after.machineStolen - before.machineStolen) / ticksPerCore;
-  return { loadGenerator, servers, byServer, outside: Math.max(0, busy - loadGenerator - servers), stolen };
+  return {
+    loadGenerator,
+    servers,
+    byServer: coresByName(after.byName, before.byName),
+    mainThreadByServer: coresByName(after.mainThreadByName, before.mainThreadByName),
+    outside: Math.max(0, busy - loadGenerator - servers),
+    stolen,
+  };
 }
 
 /**
@@ -81,24 +95,41 @@ function processTreeTicks(root: number): Omit<Snapshot, 'machineBusy' | 'machine
     } catch {
       continue; // exited meanwhile
     }
-    // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const pid = Number(entry);
-    const ppid = Number(fields[1]);
-    ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    ticks.set(pid, cpuTicks(stat));
     children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   }
   let descendants = 0;
   const byName = new Map<string, number>();
+  const mainThreadByName = new Map<string, number>();
   const pending = [...(children.get(root) ?? [])];
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
     const own = ticks.get(pid) ?? 0;
     descendants += own;
     const name = serverName(pid);
-    if (name) byName.set(name, (byName.get(name) ?? 0) + own);
+    if (name) {
+      byName.set(name, (byName.get(name) ?? 0) + own);
+      mainThreadByName.set(name, (mainThreadByName.get(name) ?? 0) + mainThreadTicks(pid));
+    }
     pending.push(...(children.get(pid) ?? []));
   }
-  return { self: ticks.get(root) ?? 0, descendants, byName };
+  return { self: ticks.get(root) ?? 0, descendants, byName, mainThreadByName };
+}
+
+/** utime + stime of the thread whose id is the process's own: the one that runs its event loop. */
+function mainThreadTicks(pid: number): number {
+  try {
+    return cpuTicks(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+  } catch {
+    return 0; // exited meanwhile
+  }
+}
+
+/** utime + stime of a `stat` line: after "(comm)" come state, ppid, ..., utime (12th), stime (13th). */
+function cpuTicks(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /**

@@ -17,6 +17,8 @@ export interface LoadTarget {
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
+  /** Requests per second in all (BENCH_RATE); unset, as many as get answered. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -57,6 +59,7 @@ export function runLoad(
         ...(target.body === undefined ? {} : { body: target.body }),
         ...(target.perRequest ? { requests: [perRequestSetup(target.perRequest)] } : {}),
         connections: settings.connections,
+        ...(settings.rate === undefined ? {} : { overallRate: settings.rate }),
         duration: settings.durationSeconds,
         pipelining: 1,
         timeout: 10,
