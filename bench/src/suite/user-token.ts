@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { FormBrowser, parseForms, type BrowserResponse, type HtmlForm } from '@authz/form-browser';
 import { basicAuthorization, expectStatus, postJson, type Developer } from './fixtures.js';
-import { parseForms, PageBrowser, type HtmlForm, type PageResponse } from './hosted-pages.js';
 
 /** Never followed: the code is read from the redirect's Location. */
 const REDIRECT_URI = 'https://app.example/callback';
@@ -69,7 +69,7 @@ export async function obtainUserToken(
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   }).toString();
-  const callback = await throughHostedPages(new PageBrowser(), baseUrl, authorize.href, { email, password });
+  const callback = await throughHostedPages(new FormBrowser(), baseUrl, authorize.href, { email, password });
   if (callback.searchParams.get('state') !== state)
     throw new Error(`the authorization came back without its state: ${callback.href}`);
   const code = callback.searchParams.get('code');
@@ -107,7 +107,7 @@ async function verifyEmail(baseUrl: string, link: string | undefined): Promise<b
  * each hop checked; returns the redirect back to the client.
  */
 async function throughHostedPages(
-  browser: PageBrowser,
+  browser: FormBrowser,
   baseUrl: string,
   authorizeUrl: string,
   user: { email: string; password: string },
@@ -117,7 +117,9 @@ async function throughHostedPages(
     if (hop > 3) throw new Error(`the authorization did not come back to the client: ${location}`);
     const path = new URL(location).pathname;
     if (location.startsWith(`${baseUrl}/ui/login?`)) {
-      const form = await formOf(browser, location, (candidate) => candidate.inputTypes.includes('password'));
+      const form = await formOf(browser, location, (candidate) =>
+        candidate.inputs.some(({ type }) => type === 'password'),
+      );
       const fields: [string, string][] = [...form.hidden, ['email', user.email], ['password', user.password]];
       const signedIn = redirect(await browser.post(form.action, fields), `POST ${path}`);
       location = redirect(await browser.get(signedIn), `GET ${new URL(signedIn).pathname}`);
@@ -137,7 +139,7 @@ async function throughHostedPages(
 }
 
 async function formOf(
-  browser: PageBrowser,
+  browser: FormBrowser,
   url: string,
   predicate: (form: HtmlForm) => boolean,
 ): Promise<HtmlForm> {
@@ -148,7 +150,7 @@ async function formOf(
   return form;
 }
 
-function redirect(response: PageResponse, what: string): string {
+function redirect(response: BrowserResponse, what: string): string {
   if (![302, 303].includes(response.status) || !response.location)
     throw new Error(`${what} answered ${response.status}, not a redirect: ${response.text.slice(0, 300)}`);
   return response.location;

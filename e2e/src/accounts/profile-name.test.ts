@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountCall, signIn } from '../support/accounts.js';
 import { UNAUTHORIZED } from '../support/clients.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import {
   authorizationParameters,
   authorizeUrl,
@@ -148,7 +148,7 @@ describe('the consent screen', () => {
     const user = await newUser(flow);
     const { accessToken } = await signIn(flow.suite, user);
     const consentText = async () => {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const parameters = authorizationParameters({ client, scope: 'openid profile', pkce: newPkce() });
       const start = await browser.get(authorizeUrl(flow.suite, parameters));
       const signedIn = await submitLogin(browser, start.location!, user);

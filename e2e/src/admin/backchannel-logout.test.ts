@@ -8,7 +8,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { adminCall, newAdmin, type Account } from '../support/admin-scenes.js';
 
 // docs/admin-api.md #4 with interface.md 4.3: the sessions an admin ends (disabling, or
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 async function signedInSession() {
   const user = await newUser(flow);
-  const tokens = await authorizedTokens(flow, client, user, { scope: 'openid' }, new TestBrowser());
+  const tokens = await authorizedTokens(flow, client, user, { scope: 'openid' }, new FormBrowser());
   const jwks = createRemoteJWKSet(new URL(`${flow.suite.baseUrl}/.well-known/jwks.json`));
   const { payload } = await jwtVerify(tokens.id_token as string, jwks, { issuer: flow.suite.baseUrl });
   return { userId: user.id, sid: payload.sid as string, jwks };

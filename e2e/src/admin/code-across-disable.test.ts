@@ -8,7 +8,7 @@ import {
   useCodeFlow,
 } from '../support/code-flow.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 /**
  * An authorization code outlives no session: disabling the account (interface.md 4.15,
@@ -23,7 +23,7 @@ describe('a code whose session ended before the exchange', () => {
     const admin = await newAdmin(flow.suite, flow.databaseUrl);
     const user = await newUser(flow, { verified: true });
     const client = await newAppClient(flow);
-    const { code, verifier } = await completeAuthorization(flow, new TestBrowser(), user, { client });
+    const { code, verifier } = await completeAuthorization(flow, new FormBrowser(), user, { client });
     expect(code).toBeDefined();
 
     const disabled = await adminCall(flow.suite, admin, 'PATCH', `/admin/users/${user.id}`, {
@@ -45,7 +45,7 @@ describe('a code whose session ended before the exchange', () => {
   it('is exchanged as before while the session lives', async () => {
     const user = await newUser(flow, { verified: true });
     const client = await newAppClient(flow);
-    const { code, verifier } = await completeAuthorization(flow, new TestBrowser(), user, { client });
+    const { code, verifier } = await completeAuthorization(flow, new FormBrowser(), user, { client });
     const redeemed = await redeemCode(flow, client, code!, verifier);
     expect(redeemed.status).toBe(200);
     expect(redeemed.body).toMatchObject({ token_type: 'Bearer', expires_in: 900 });

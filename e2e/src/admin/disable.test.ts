@@ -15,7 +15,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { call } from '../support/clients.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { INACTIVE, introspect } from '../support/token-management.js';
 import {
   adminCall,
@@ -51,7 +51,7 @@ async function userInfoStatus(accessToken: string): Promise<number> {
 /** A consented code-flow authorization of a confidential client: tokens a relying party holds. */
 async function appTokens(user: TestUser) {
   const client = await newAppClient(flow);
-  const result = await completeAuthorization(flow, new TestBrowser(), user, {
+  const result = await completeAuthorization(flow, new FormBrowser(), user, {
     client,
     scope: 'openid email',
   });
@@ -107,7 +107,7 @@ describe('PATCH /admin/users/{id} { disabled }', () => {
     const client = await newAppClient(flow);
     const hosted = [];
     for (const credentials of [user, { email: user.email, password: 'not-the-Password-42' }]) {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const started = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ client })));
       const page = await submitLogin(browser, started.location!, credentials);
       expect(page.status).toBe(401);

@@ -12,7 +12,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { call } from '../support/clients.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { INACTIVE } from '../support/token-management.js';
 import { requestToken } from '../support/tokens.js';
 import { claimsOf, exchange, introspectAs, registerAgent } from '../support/exchange-helpers.js';
@@ -58,7 +58,7 @@ async function signIn(user: TestUser): Promise<{ accessToken: string; refreshTok
 }
 
 /** The browser's one consent, revoked through the cookie-authenticated API (interface.md 4.6). */
-async function revokeOnlyConsent(browser: TestBrowser): Promise<void> {
+async function revokeOnlyConsent(browser: FormBrowser): Promise<void> {
   const list = await browser.get(`${flow.suite.baseUrl}/consents/`);
   const { consents, csrfToken } = JSON.parse(list.text) as { consents: { id: string }[]; csrfToken: string };
   expect(consents).toHaveLength(1);
@@ -117,7 +117,7 @@ describe('exchanged tokens end with the consent (DELETE /consents/{id}, interfac
     const web = await newAppClient(flow, { grantTypes });
     const agent = await newAgent();
     const second = await newAgent();
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const tokens = await authorizedTokens(flow, web, user, { scope: 'openid email' }, browser);
     const delegated = await exchanged(agent, tokens.access_token as string, 'openid email');
     const chained = await exchanged(second, delegated, 'openid');
@@ -159,7 +159,7 @@ describe('exchanged tokens end with a reused code (RFC 6749 4.1.2)', () => {
     const user = await newUser(flow);
     const web = await newAppClient(flow, { grantTypes: ['authorization_code'] });
     const agent = await newAgent();
-    const result = await completeAuthorization(flow, new TestBrowser(), user, {
+    const result = await completeAuthorization(flow, new FormBrowser(), user, {
       client: web,
       scope: 'openid',
     });

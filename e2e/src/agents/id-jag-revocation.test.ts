@@ -10,7 +10,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { INACTIVE } from '../support/token-management.js';
 import {
   exchange,
@@ -84,7 +84,7 @@ function redeem(assertion: string) {
 describe('an ID-JAG redeemed at the server that issued it', () => {
   it('its token ends with the consent, and an unredeemed ID-JAG is refused (DELETE /consents/{id})', async () => {
     const user = await newUser(flow, { verified: true });
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const tokens = await authorizedTokens(flow, app, user, { scope: 'openid email calendar:read' }, browser);
     const redeemed = await redeem(await idJag(tokens.access_token as string));
     expect(redeemed.status).toBe(200);

@@ -10,7 +10,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse, type Fields } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse, type Fields } from '@authz/form-browser';
 
 // RFC 6749 4.1.2.1 and interface.md 4.3 through the gateway: what the authorization endpoint does
 // with a request it refuses. Untrusted client or redirect URI: a 400 page, never a redirect.
@@ -87,7 +87,7 @@ describe('requests that must not redirect (RFC 6749 4.1.2.1)', () => {
     ['a repeated redirect_uri', (fields: Fields): Fields => [...fields, ['redirect_uri', REDIRECT_URI]]],
   ])('%s: 400 HTML page', async (_name, change) => {
     const client = await newAppClient(flow);
-    expectErrorPage(await new TestBrowser().get(withParameters(client, change)));
+    expectErrorPage(await new FormBrowser().get(withParameters(client, change)));
   });
 
   it('a disabled client: 400 HTML page', async () => {
@@ -98,7 +98,7 @@ describe('requests that must not redirect (RFC 6749 4.1.2.1)', () => {
       body: JSON.stringify({ enabled: false }),
     });
     expect(patched.status).toBe(200);
-    expectErrorPage(await new TestBrowser().get(withParameters(client, (fields) => fields)));
+    expectErrorPage(await new FormBrowser().get(withParameters(client, (fields) => fields)));
   });
 
   it('POST /oauth/authorize: the same page for the same refusal', async () => {
@@ -107,7 +107,7 @@ describe('requests that must not redirect (RFC 6749 4.1.2.1)', () => {
       'redirect_uri',
       'https://evil.example/callback',
     )(authorizationParameters({ client, state: STATE }));
-    expectErrorPage(await new TestBrowser().post(`${flow.suite.baseUrl}/oauth/authorize`, fields));
+    expectErrorPage(await new FormBrowser().post(`${flow.suite.baseUrl}/oauth/authorize`, fields));
   });
 });
 
@@ -152,20 +152,20 @@ describe('errors redirected to the client with state and iss (RFC 6749 4.1.2.1, 
     ],
   ])('%s: %s', async (_name, [error, description], change) => {
     const client = await newAppClient(flow);
-    const response = await new TestBrowser().get(withParameters(client, change));
+    const response = await new FormBrowser().get(withParameters(client, change));
     expectClientRedirect(response, 302, errorQuery(error, description));
   });
 
   it('POST /oauth/authorize redirects with 303', async () => {
     const client = await newAppClient(flow);
     const fields = replacing('response_type', 'token')(authorizationParameters({ client, state: STATE }));
-    const response = await new TestBrowser().post(`${flow.suite.baseUrl}/oauth/authorize`, fields);
+    const response = await new FormBrowser().post(`${flow.suite.baseUrl}/oauth/authorize`, fields);
     expectClientRedirect(response, 303, errorQuery(...RESPONSE_TYPE_TOKEN));
   });
 
   it('without state, the error redirect has none either', async () => {
     const client = await newAppClient(flow);
-    const response = await new TestBrowser().get(
+    const response = await new FormBrowser().get(
       withParameters(client, (fields) => replacing('response_type', 'token')(without('state')(fields))),
     );
     const { state: _none, ...withoutState } = errorQuery(...RESPONSE_TYPE_TOKEN);
@@ -176,7 +176,7 @@ describe('errors redirected to the client with state and iss (RFC 6749 4.1.2.1, 
     const client = await newAppClient(flow);
     const result = await completeAuthorization(
       flow,
-      new TestBrowser(),
+      new FormBrowser(),
       await newUser(flow),
       { client, state: STATE },
       { decision: 'deny' },
@@ -188,7 +188,7 @@ describe('errors redirected to the client with state and iss (RFC 6749 4.1.2.1, 
   it('prompt=none with a session but no consent yet: consent_required', async () => {
     const client = await newAppClient(flow);
     const other = await newAppClient(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const user = await newUser(flow);
     await completeAuthorization(flow, browser, user, { client: other });
     const response = await browser.get(
@@ -208,7 +208,7 @@ describe('errors redirected to the client with state and iss (RFC 6749 4.1.2.1, 
 describe('a valid request without a session', () => {
   it('goes to the hosted login page with a handle (interface.md 4.5)', async () => {
     const client = await newAppClient(flow);
-    const response = await new TestBrowser().get(withParameters(client, (fields) => fields));
+    const response = await new FormBrowser().get(withParameters(client, (fields) => fields));
     expect(response.status).toBe(302);
     expect(response.location).toMatch(new RegExp(`^${flow.suite.baseUrl}/ui/login\\?handle=[^&]+$`));
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -217,7 +217,7 @@ describe('a valid request without a session', () => {
 
   it('POST /oauth/authorize: 303 to the same page', async () => {
     const client = await newAppClient(flow);
-    const response = await new TestBrowser().post(
+    const response = await new FormBrowser().post(
       `${flow.suite.baseUrl}/oauth/authorize`,
       authorizationParameters({ client, state: STATE }),
     );

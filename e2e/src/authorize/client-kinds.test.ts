@@ -12,7 +12,7 @@ import {
   verifyIdToken,
   type AppClient,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 // Issue scope: clients of every kind start the code flow — pre-registered ones are covered by
 // code-flow.test.ts; here a dynamically registered (RFC 7591) and a CIMD client, both public,
@@ -29,7 +29,7 @@ const publicClient = (clientId: string): AppClient => ({ id: '', clientId, confi
 
 async function expectWholeFlow(client: AppClient): Promise<void> {
   const user = await newUser(flow);
-  const result = await completeAuthorization(flow, new TestBrowser(), user, {
+  const result = await completeAuthorization(flow, new FormBrowser(), user, {
     client,
     scope: 'openid email',
   });

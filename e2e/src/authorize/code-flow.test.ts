@@ -18,14 +18,14 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 // interface.md 4.3 and 2.5 end to end through the gateway: a browser walks authorize, the hosted
 // login, resume and consent pages, and the client redeems the code (RFC 6749 4.1, RFC 7636).
 const flow = useCodeFlow();
 
 async function authorizeAndRedeem(client: AppClient, user: TestUser, scope = 'openid email') {
-  const result = await completeAuthorization(flow, new TestBrowser(), user, { client, scope });
+  const result = await completeAuthorization(flow, new FormBrowser(), user, { client, scope });
   expect(result.prompts).toEqual(['login', 'consent']);
   expect(result.query).toEqual({ code: expect.any(String), state: 'af0ifjsldkj', iss: flow.suite.baseUrl });
   return { result, tokens: await redeemCode(flow, client, result.code!, result.verifier) };
@@ -88,7 +88,7 @@ describe('the authorization code flow (interface.md 4.3)', () => {
   it('no ID token without openid; no email claims without the email scope', async () => {
     const client = await newAppClient(flow);
     const user = await newUser(flow);
-    const withoutOpenid = await completeAuthorization(flow, new TestBrowser(), user, {
+    const withoutOpenid = await completeAuthorization(flow, new FormBrowser(), user, {
       client,
       scope: 'email',
     });
@@ -182,7 +182,7 @@ describe('a code is single use (RFC 6749 4.1.2, OAuth 2.1 4.1.3)', () => {
     const client = await newAppClient(flow);
     const other = await newAppClient(flow);
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const result = await completeAuthorization(flow, browser, user, { client });
     const wrongVerifier = await redeemCode(flow, client, result.code!, 'x'.repeat(43));
     expect({ status: wrongVerifier.status, body: wrongVerifier.body }).toEqual({

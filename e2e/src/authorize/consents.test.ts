@@ -13,7 +13,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
 
 // interface.md 4.6 and 3 through the gateway: consent is asked once per client and scope set, listed
 // and revoked through the cookie-authenticated /consents/ API (docs/decisions.md #17-20).
@@ -27,7 +27,7 @@ interface ConsentList {
 const json = <T>(response: BrowserResponse) => JSON.parse(response.text) as T;
 const consentsUrl = () => `${flow.suite.baseUrl}/consents/`;
 
-async function listConsents(browser: TestBrowser): Promise<ConsentList> {
+async function listConsents(browser: FormBrowser): Promise<ConsentList> {
   const response = await browser.get(consentsUrl());
   expect(response.status).toBe(200);
   expect(response.headers.get('cache-control')).toBe('no-store');
@@ -36,7 +36,7 @@ async function listConsents(browser: TestBrowser): Promise<ConsentList> {
 }
 
 function revokeConsent(
-  browser: TestBrowser,
+  browser: FormBrowser,
   id: string,
   headers: Record<string, string>,
   path = `/consents/${id}`,
@@ -46,7 +46,7 @@ function revokeConsent(
 
 /** A signed-in browser that has consented to `client` for `scope`. */
 async function consented(client: AppClient, user: TestUser, scope = 'openid email') {
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const result = await completeAuthorization(flow, browser, user, { client, scope });
   expect(result.prompts).toEqual(['login', 'consent']);
   return { browser, result };
@@ -118,7 +118,7 @@ describe('GET /consents/ (interface.md 4.6)', () => {
     ['an unknown session', 'f'.repeat(64)],
     ['garbage', 'not-a-session'],
   ])('%s: 401 with the envelope and consents: [] (docs/decisions.md #20)', async (_name, cookie) => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     if (cookie !== undefined) browser.jar.set(SESSION_COOKIE, cookie);
     const response = await browser.get(consentsUrl());
     expect(response.status).toBe(401);
@@ -183,7 +183,7 @@ describe('DELETE /consents/{id} (interface.md 4.6, 3)', () => {
   it('without a session: 401', async () => {
     const { browser } = await consented(await newAppClient(flow), await newUser(flow));
     const { consents, csrfToken } = await listConsents(browser);
-    const anonymous = new TestBrowser();
+    const anonymous = new FormBrowser();
     const refused = await revokeConsent(anonymous, consents[0]!.id, { 'x-csrf-token': csrfToken });
     expect({ status: refused.status, body: json(refused) }).toEqual({ status: 401, body: UNAUTHORIZED });
   });

@@ -12,7 +12,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse, type Fields } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse, type Fields } from '@authz/form-browser';
 
 // RFC 9700 section 4.11.2 and docs/authorization.md #19: anyone can register a redirect URI
 // through open registration or a client ID metadata document, so /oauth/authorize shows such a
@@ -84,7 +84,7 @@ const REFUSALS: [string, string, string, (fields: Fields) => Fields][] = [
 
 function authorize(client: AppClient, change: (fields: Fields) => Fields): Promise<BrowserResponse> {
   const fields = change(authorizationParameters({ client, state: STATE }));
-  return new TestBrowser().get(authorizeUrl(flow.suite, fields));
+  return new FormBrowser().get(authorizeUrl(flow.suite, fields));
 }
 
 /** The error page: 400 HTML naming the error, and no way on to the registered redirect URI. */
@@ -140,7 +140,7 @@ describe('errors that still go back to the client', () => {
   it('a dynamically registered client whose user denies consent: access_denied, the user chose', async () => {
     const result = await completeAuthorization(
       flow,
-      new TestBrowser(),
+      new FormBrowser(),
       await newUser(flow),
       { client: await dynamicClient(), state: STATE },
       { decision: 'deny' },

@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 import { describe, expect, it } from 'vitest';
 import { INVALID_GRANT, newUser, submitLogin, useCodeFlow } from '../support/code-flow.js';
-import { TestBrowser, pageText } from '../support/test-browser.js';
+import { FormBrowser, pageText } from '@authz/form-browser';
 import { adminCall, newAdmin, type AdminUserView } from '../support/admin-scenes.js';
 import { decideOnPages, enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 
@@ -31,7 +31,7 @@ describe('a disabled account and the device grant', () => {
     const base = flow.suite.baseUrl;
     const pages: string[] = [];
     for (const credentials of [user, { email: user.email, password: 'not-the-Password-42' }]) {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const entered = await enterUserCode(flow, browser, user_code);
       expect(entered.status).toBe(303);
       const resumed = await browser.get(entered.location!);
@@ -48,7 +48,7 @@ describe('a disabled account and the device grant', () => {
     expect(pending.body).toMatchObject({ error: 'authorization_pending' });
 
     await setDisabled(admin, user.id, false);
-    const approved = await decideOnPages(flow, new TestBrowser(), user, user_code, 'allow');
+    const approved = await decideOnPages(flow, new FormBrowser(), user, user_code, 'allow');
     expect(approved.status).toBe(200);
     expect(pageText(approved.text)).toContain('You allowed the app on your device.');
   });
@@ -57,7 +57,7 @@ describe('a disabled account and the device grant', () => {
     const admin = await newAdmin(flow.suite, flow.databaseUrl);
     const user = await newUser(flow);
     const client = await newDeviceClient(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     // A first device approved signs the browser in.
     const first = await startDevice(flow, client);
     await decideOnPages(flow, browser, user, first.user_code, 'allow');
@@ -78,7 +78,7 @@ describe('a disabled account and the device grant', () => {
     const user = await newUser(flow);
     const client = await newDeviceClient(flow);
     const { device_code, user_code } = await startDevice(flow, client);
-    await decideOnPages(flow, new TestBrowser(), user, user_code, 'allow');
+    await decideOnPages(flow, new FormBrowser(), user, user_code, 'allow');
     await setDisabled(admin, user.id, true);
 
     const poll = await pollDevice(flow, client, device_code);

@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { clientCredentials, newUser, useCodeFlow, type AppClient } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { basicAuth } from '../support/tokens.js';
 import { introspect } from '../support/token-management.js';
 import { dpopProof, newDpopKey, type DpopKey } from '../support/dpop-proof.js';
@@ -52,7 +52,7 @@ describe('the device_code grant with DPoP (RFC 8628 section 3.4, RFC 9449 sectio
     const user = await newUser(flow, { verified: true });
     const key = await newDpopKey('ES256');
     const { device_code, user_code } = await startDevice(flow, client, 'openid email');
-    await decideOnPages(flow, new TestBrowser(), user, user_code, 'allow');
+    await decideOnPages(flow, new FormBrowser(), user, user_code, 'allow');
 
     // RFC 9449 section 8: the first proof lacks the server's nonce; the challenge spends nothing.
     const challenged = await pollWithProof(client, device_code, key);
@@ -150,7 +150,7 @@ describe('the device_code grant with DPoP (RFC 8628 section 3.4, RFC 9449 sectio
     const user = await newUser(flow);
     const key = await newDpopKey('EdDSA');
     const { device_code, user_code } = await startDevice(flow, client, 'openid');
-    await decideOnPages(flow, new TestBrowser(), user, user_code, 'allow');
+    await decideOnPages(flow, new FormBrowser(), user, user_code, 'allow');
 
     const unproven = await pollWithProof(client, device_code);
     expect({ status: unproven.status, body: unproven.body }).toEqual({

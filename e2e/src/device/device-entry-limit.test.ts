@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useCodeFlow } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
 import { enterUserCode } from './device-scene.js';
 
 // docs/device-grant.md #4 and RFC 8628 section 5.1: user codes are short, so the gateway limits
@@ -19,7 +19,7 @@ let entries = 0;
 function enterFrom(ip: string): Promise<BrowserResponse> {
   entries += 1;
   const typed = `BCDF-GH${ALPHABET[Math.floor(entries / 20) % 20]}${ALPHABET[entries % 20]}`;
-  return enterUserCode(flow, new TestBrowser(), typed, { 'x-forwarded-for': ip });
+  return enterUserCode(flow, new FormBrowser(), typed, { 'x-forwarded-for': ip });
 }
 
 /** The gateway's page (docs/hosted-pages.md "Errors the gateway renders"), as sent. */

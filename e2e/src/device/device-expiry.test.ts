@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import {
   enterUserCode,
   newDeviceClient,
@@ -32,7 +32,7 @@ describe('an expired device authorization', () => {
         statusCode: 400,
       },
     });
-    const page = await enterUserCode(flow, new TestBrowser(), started.user_code);
+    const page = await enterUserCode(flow, new FormBrowser(), started.user_code);
     expect(page.status).toBe(400);
     expect(page.text).toContain(WRONG_USER_CODE_MESSAGE);
   });

@@ -7,7 +7,7 @@ import {
   useCodeFlow,
   verifyIdToken,
 } from '../support/code-flow.js';
-import { TestBrowser, pageText } from '../support/test-browser.js';
+import { FormBrowser, pageText } from '@authz/form-browser';
 import { INVALID_CLIENT, verifyAtJwks } from '../support/tokens.js';
 import {
   DEVICE_GRANT,
@@ -206,7 +206,7 @@ describe('the device_code grant (RFC 8628 section 3.4, 3.5)', () => {
   it('issues the tokens of the code flow once the user allows, the device code single use', async () => {
     const client = await newDeviceClient(flow);
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const { device_code, user_code } = await startDevice(flow, client, 'openid email offline_access');
     const approved = await decideOnPages(flow, browser, user, user_code, 'allow');
     expect(approved.status).toBe(200);
@@ -259,7 +259,7 @@ describe('the device_code grant (RFC 8628 section 3.4, 3.5)', () => {
     const client = await newDeviceClient(flow);
     const user = await newUser(flow);
     const { device_code, user_code } = await startDevice(flow, client);
-    const denied = await decideOnPages(flow, new TestBrowser(), user, user_code, 'deny');
+    const denied = await decideOnPages(flow, new FormBrowser(), user, user_code, 'deny');
     expect(denied.status).toBe(200);
     expect(pageText(denied.text)).toContain('You denied the request.');
     for (let poll = 0; poll < 2; poll += 1) {
@@ -275,7 +275,7 @@ describe('the device_code grant (RFC 8628 section 3.4, 3.5)', () => {
     const client = await newDeviceClient(flow, { grantTypes: [DEVICE_GRANT] });
     const user = await newUser(flow);
     const { device_code, user_code } = await startDevice(flow, client, 'email');
-    await decideOnPages(flow, new TestBrowser(), user, user_code, 'allow');
+    await decideOnPages(flow, new FormBrowser(), user, user_code, 'allow');
     const tokens = await pollDevice(flow, client, device_code);
     expect(tokens.body).toEqual({
       access_token: expect.any(String),

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@authz/shared/logger';
 import { describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { decideOnPages, enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 
 // docs/conventions.md #10 and docs/device-grant.md #3: through a whole device flow, failures
@@ -26,7 +26,7 @@ describe('logs of the device flow', () => {
     const client = await newDeviceClient(flow);
     const user = await newUser(flow);
     const { device_code, user_code } = await startDevice(flow, client, 'openid email offline_access');
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     await enterUserCode(flow, browser, 'ZZZZ-ZZZZ');
     await pollDevice(flow, client, device_code);
     await pollDevice(flow, client, device_code);

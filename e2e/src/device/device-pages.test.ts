@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_CSRF, formOf, newUser, submitLogin, useCodeFlow } from '../support/code-flow.js';
-import { TestBrowser, pageText } from '../support/test-browser.js';
+import { FormBrowser, pageText } from '@authz/form-browser';
 import {
   DEVICE_GRANT,
   WRONG_USER_CODE_MESSAGE,
@@ -27,7 +27,7 @@ function expectWrongCodePage(page: { status: number; text: string }, typed: stri
 
 describe('GET and POST /ui/device', () => {
   it('pre-fills the code from verification_uri_complete, escaped, without acting on it', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const page = await browser.get(`${flow.suite.baseUrl}/ui/device?user_code=%22%3E%3Cb%3Ex`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -37,7 +37,7 @@ describe('GET and POST /ui/device', () => {
   });
 
   it('gives one message for a malformed, an unknown and a mistyped code', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     for (const typed of ['hello', 'BCDF-GHJK', 'AAAA-AAAA', 'BCDF-GHJ']) {
       expectWrongCodePage(await enterUserCode(flow, browser, typed), typed);
     }
@@ -46,7 +46,7 @@ describe('GET and POST /ui/device', () => {
   it('refuses a form without its CSRF token, byte for byte', async () => {
     const client = await newDeviceClient(flow);
     const { user_code } = await startDevice(flow, client);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     await browser.get(`${flow.suite.baseUrl}/ui/device`);
     const posted = await browser.post(`${flow.suite.baseUrl}/ui/device`, [['user_code', user_code]]);
     expect({ status: posted.status, body: JSON.parse(posted.text) }).toEqual({
@@ -58,7 +58,7 @@ describe('GET and POST /ui/device', () => {
   it('takes a code in any case, with or without its dash, then signs the user in', async () => {
     const client = await newDeviceClient(flow);
     const { user_code } = await startDevice(flow, client);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const entered = await enterUserCode(flow, browser, ` ${user_code.replace('-', '').toLowerCase()} `);
     expect(entered.status).toBe(303);
     const resumed = await browser.get(entered.location!);
@@ -71,7 +71,7 @@ describe('GET and POST /ui/device', () => {
   it('limits the entries of one user code, even the right one', async () => {
     const client = await newDeviceClient(flow);
     const { user_code } = await startDevice(flow, client);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     for (let attempt = 0; attempt < 5; attempt += 1) {
       expect((await enterUserCode(flow, browser, user_code)).status).toBe(303);
     }
@@ -84,20 +84,20 @@ describe('GET and POST /ui/device', () => {
 describe('the device consent screen', () => {
   it('needs a session, and a prompt of this session', async () => {
     const base = flow.suite.baseUrl;
-    const noSession = await new TestBrowser().get(`${base}/ui/device/consent?handle=${'a'.repeat(43)}`);
+    const noSession = await new FormBrowser().get(`${base}/ui/device/consent?handle=${'a'.repeat(43)}`);
     expect(noSession.status).toBe(401);
     expect(noSession.text).toContain('<h1>You are not signed in</h1>');
 
     const client = await newDeviceClient(flow);
     const { user_code } = await startDevice(flow, client);
-    const owner = new TestBrowser();
+    const owner = new FormBrowser();
     const entered = await enterUserCode(flow, owner, user_code);
     const toLogin = await owner.get(entered.location!);
     await submitLogin(owner, toLogin.location!, await newUser(flow));
     const toConsent = await owner.get(entered.location!);
     expect(toConsent.location).toMatch(/\/ui\/device\/consent\?handle=/);
 
-    const stranger = new TestBrowser();
+    const stranger = new FormBrowser();
     await submitLogin(stranger, `${base}/ui/login`, await newUser(flow));
     const foreign = await stranger.get(toConsent.location!);
     expect(foreign.status).toBe(400);
@@ -131,7 +131,7 @@ describe('the device consent screen', () => {
     expect(metadata).toMatchObject({ grant_types: [DEVICE_GRANT], response_types: [], redirect_uris: [] });
     const client = { clientId: metadata.client_id as string, confidential: false } as never;
     const { user_code } = await startDevice(flow, client, 'openid');
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const entered = await enterUserCode(flow, browser, user_code);
     const toLogin = await browser.get(entered.location!);
     await submitLogin(browser, toLogin.location!, await newUser(flow));
@@ -145,7 +145,7 @@ describe('the device consent screen', () => {
     const client = await newDeviceClient(flow);
     const { user_code } = await startDevice(flow, client);
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     // Two tabs enter the same code; the first decision wins.
     const first = await enterUserCode(flow, browser, user_code);
     const second = await enterUserCode(flow, browser, user_code);
@@ -165,7 +165,7 @@ describe('the device consent screen', () => {
   it('shows the pages that end the flow', async () => {
     const client = await newDeviceClient(flow);
     const { user_code } = await startDevice(flow, client);
-    const approved = await decideOnPages(flow, new TestBrowser(), await newUser(flow), user_code, 'allow');
+    const approved = await decideOnPages(flow, new FormBrowser(), await newUser(flow), user_code, 'allow');
     expect(pageText(approved.text)).toBe(
       'Device connected You allowed the app on your device. Go back to your device: it signs in by itself. You can close this page.',
     );

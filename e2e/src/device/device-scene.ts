@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { requestToken, type TokenResponse } from '../support/tokens.js';
-import type { BrowserResponse, TestBrowser } from '../support/test-browser.js';
+import type { BrowserResponse, FormBrowser } from '@authz/form-browser';
 
 // The device authorization grant (interface.md 4.13, RFC 8628) by hand: a device client, its
 // device authorization request, its polls, and the user's way through the /ui/device pages.
@@ -93,7 +93,7 @@ const isCodeForm = (form: { inputs: { name: string }[] }) =>
 /** GET /ui/device (optionally with ?user_code=) and submit `typed` in its form. */
 export async function enterUserCode(
   flow: CodeFlowContext,
-  browser: TestBrowser,
+  browser: FormBrowser,
   typed: string,
   headers: Record<string, string> = {},
 ): Promise<BrowserResponse> {
@@ -110,7 +110,7 @@ export async function enterUserCode(
  */
 export async function decideOnPages(
   flow: CodeFlowContext,
-  browser: TestBrowser,
+  browser: FormBrowser,
   user: Pick<TestUser, 'email' | 'password'>,
   userCode: string,
   decision: 'allow' | 'deny',

@@ -9,7 +9,7 @@ import {
   verifyIdToken,
 } from '../support/code-flow.js';
 import { signInTokens } from '../support/admin-scenes.js';
-import { pageText, TestBrowser, type HtmlForm } from '../support/test-browser.js';
+import { pageText, FormBrowser, type HtmlForm } from '@authz/form-browser';
 import { verifyAtJwks } from '../support/tokens.js';
 import { ACR_MFA, enrolTotp, totpCode } from '../support/strong-auth-helpers.js';
 import { enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
@@ -33,7 +33,7 @@ describe('the device grant for an account with an authenticator app', () => {
     const { device_code, user_code } = await startDevice(flow, client, 'openid email');
     const base = flow.suite.baseUrl;
 
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const entered = await enterUserCode(flow, browser, user_code);
     expect(entered.status).toBe(303);
     const resumed = await browser.get(entered.location!);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { DEVICE_GRANT, decideOnPages, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 
 /**
@@ -41,7 +41,7 @@ describe('the end of the session that approved a device', () => {
       backchannelLogoutSessionRequired: true,
     });
     const { device_code, user_code } = await startDevice(flow, client, 'openid email');
-    const approved = await decideOnPages(flow, new TestBrowser(), user, user_code, 'allow');
+    const approved = await decideOnPages(flow, new FormBrowser(), user, user_code, 'allow');
     expect(approved.status).toBe(200);
     const tokens = await pollDevice(flow, client, device_code);
     expect(tokens.status).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_PASSWORD, accountCall, signIn, signUp } from '../support/accounts.js';
 import { INVALID_CSRF, formOf, submitLogin } from '../support/code-flow.js';
-import { parseForms, TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { parseForms, FormBrowser, type BrowserResponse } from '@authz/form-browser';
 import { useSuite } from '../support/use-suite.js';
 
 // interface.md 4.10 pages over plain HTTP, where a browser would hide the answers: the CSRF and
@@ -15,9 +15,9 @@ let sequence = 0;
 const newEmail = () => `pages-${Date.now()}-${(sequence += 1)}@example.com`;
 const fromAddress = (n: number) => ({ 'x-forwarded-for': `192.0.2.${n}` });
 
-async function signedInBrowser(): Promise<{ browser: TestBrowser; email: string; userId: string }> {
+async function signedInBrowser(): Promise<{ browser: FormBrowser; email: string; userId: string }> {
   const user = await signUp(context.suite, 'pages');
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const signedIn = await submitLogin(browser, url('/ui/login?next=account'), user);
   expect(signedIn.status).toBe(303);
   return { browser, email: user.email, userId: user.userId };
@@ -28,7 +28,7 @@ const csrfOf = (page: BrowserResponse) =>
 
 describe('/ui/register', () => {
   it('refuses a form without its CSRF token, and answers each refusal of identity on the form', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const page = await browser.get(url('/ui/register'), fromAddress(1));
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -74,7 +74,7 @@ describe('/ui/register', () => {
   });
 
   it('signs the new account in and lands on the account page without a pending authorization', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const page = await browser.get(url('/ui/register'), fromAddress(2));
     const form = formOf(page, url('/ui/register'), (candidate) => candidate.action.endsWith('/ui/register'));
     const email = newEmail();
@@ -100,7 +100,7 @@ describe('/ui/register', () => {
   });
 
   it('is linked from the sign-in page as "Create an account", carrying the pending authorization', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const plain = await browser.get(url('/ui/login'));
     expect(plain.text).toContain('<a href="/ui/register">Create an account</a>');
   });
@@ -115,7 +115,7 @@ describe('/ui/account forms', () => {
   ];
 
   it('sends a browser without a session to sign in, and refuses its POSTs with the 401 page', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const page = await browser.get(url('/ui/account'));
     expect({ status: page.status, location: page.location }).toEqual({
       status: 302,

@@ -12,7 +12,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { pageText, TestBrowser } from '../support/test-browser.js';
+import { pageText, FormBrowser } from '@authz/form-browser';
 import { registerClient } from '../support/exchange-helpers.js';
 
 // The consent screen says who is asking in more than the client's own words (docs/hosted-pages.md
@@ -38,7 +38,7 @@ const FILES = 'https://files.example/v1';
 
 /** Signs `user` in for an authorization request of `client`; the consent page it lands on. */
 async function consentPage(client: AppClient, user: TestUser, extra: [string, string][] = []) {
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const parameters = authorizationParameters({ client, scope: 'openid email', extra });
   const first = await browser.get(authorizeUrl(flow.suite, parameters));
   expect(first.status).toBe(302);

@@ -15,14 +15,14 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse, type Fields } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse, type Fields } from '@authz/form-browser';
 
 // interface.md 4.5, docs/decisions.md #17-19 and docs/contract.md "Hosted pages" through the gateway: the
 // session cookie, CSRF on both forms, the single-use resume handle and the page headers.
 const flow = useCodeFlow();
 
 /** GET /oauth/authorize without a session: the login page URL, carrying the pending handle. */
-async function startAuthorization(browser: TestBrowser, client: AppClient): Promise<string> {
+async function startAuthorization(browser: FormBrowser, client: AppClient): Promise<string> {
   const response = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ client })));
   expect(response.location).toMatch(new RegExp(`^${flow.suite.baseUrl}/ui/login\\?handle=`));
   return response.location!;
@@ -43,7 +43,7 @@ const dropping = (name: string) => (fields: Fields) => fields.filter(([key]) => 
 describe('the session cookie (interface.md 5, docs/decisions.md #18)', () => {
   it('is __Host-service_session: Secure, HttpOnly, SameSite=Lax, Path=/, no Domain', async () => {
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const loginUrl = await startAuthorization(browser, await newAppClient(flow));
     const signedIn = await submitLogin(browser, loginUrl, user);
     expect(signedIn.status).toBe(303);
@@ -69,7 +69,7 @@ describe('the session cookie (interface.md 5, docs/decisions.md #18)', () => {
       { email: user.email, password: 'wrong-Password-1234' },
       { email: `nobody-${Date.now()}@example.com`, password: user.password },
     ]) {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const refused = await submitLogin(browser, await startAuthorization(browser, client), credentials);
       expect(refused.status).toBe(401);
       expect(browser.jar.get(SESSION_COOKIE)).toBeUndefined();
@@ -85,7 +85,7 @@ describe('CSRF on the hosted forms (docs/decisions.md #17, #19)', () => {
     const user = await newUser(flow);
     const client = await newAppClient(flow);
     for (const tamper of [hidden('csrf_token', 'f'.repeat(64)), dropping('csrf_token')]) {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const refused = await submitLogin(browser, await startAuthorization(browser, client), user, tamper);
       expect({ status: refused.status, body: json(refused) }).toEqual({ status: 400, body: INVALID_CSRF });
       expect(browser.jar.get(SESSION_COOKIE)).toBeUndefined();
@@ -94,9 +94,9 @@ describe('CSRF on the hosted forms (docs/decisions.md #17, #19)', () => {
 
   it('a sign-in posted from another browser, without the pre-session cookie, is refused (login CSRF)', async () => {
     const user = await newUser(flow);
-    const victim = new TestBrowser();
+    const victim = new FormBrowser();
     const form = await openLoginForm(victim, await startAuthorization(victim, await newAppClient(flow)));
-    const attacker = new TestBrowser();
+    const attacker = new FormBrowser();
     const refused = await attacker.post(form.action, loginFields(form, user));
     expect({ status: refused.status, body: json(refused) }).toEqual({ status: 400, body: INVALID_CSRF });
     expect(attacker.jar.get(SESSION_COOKIE)).toBeUndefined();
@@ -105,7 +105,7 @@ describe('CSRF on the hosted forms (docs/decisions.md #17, #19)', () => {
   it('the consent form: a wrong or missing token is 400 with the exact body, and decides nothing', async () => {
     const user = await newUser(flow);
     const client = await newAppClient(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const signedIn = await submitLogin(browser, await startAuthorization(browser, client), user);
     const resumed = await browser.get(signedIn.location!);
     const consentUrl = resumed.location!;
@@ -125,7 +125,7 @@ describe('CSRF on the hosted forms (docs/decisions.md #17, #19)', () => {
 describe('GET /ui/resume/{handle} (interface.md 3: single use, 10 minutes)', () => {
   it('resumes once; a second GET is a 400 page', async () => {
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const signedIn = await submitLogin(
       browser,
       await startAuthorization(browser, await newAppClient(flow)),
@@ -143,11 +143,11 @@ describe('GET /ui/resume/{handle} (interface.md 3: single use, 10 minutes)', () 
   it('without a session: back to the login page, and the handle is not consumed', async () => {
     const user = await newUser(flow);
     const client = await newAppClient(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const loginUrl = await startAuthorization(browser, client);
     const handle = new URL(loginUrl).searchParams.get('handle')!;
 
-    const anonymous = await new TestBrowser().get(`${flow.suite.baseUrl}/ui/resume/${handle}`);
+    const anonymous = await new FormBrowser().get(`${flow.suite.baseUrl}/ui/resume/${handle}`);
     expect([302, 303]).toContain(anonymous.status);
     expect(anonymous.location).toBe(`${flow.suite.baseUrl}/ui/login?handle=${handle}`);
 
@@ -160,7 +160,7 @@ describe('GET /ui/resume/{handle} (interface.md 3: single use, 10 minutes)', () 
   it('an expired handle is a 400 page', async () => {
     const user = await newUser(flow);
     const client = await newAppClient(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     await completeAuthorization(flow, browser, user, { client });
 
     // A pending authorization of a signed-in browser that still has to resume: sign-in again.
@@ -198,7 +198,7 @@ async function pendingKeys(): Promise<Set<string>> {
 
 describe('page headers', () => {
   it('pages: HTML, no-store, a CSP without unsafe-inline and no framing', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const loginUrl = await startAuthorization(browser, await newAppClient(flow));
     const page = await browser.get(loginUrl);
     expect(page.status).toBe(200);
@@ -216,7 +216,7 @@ describe('page headers', () => {
 
   it("form-action also allows the client's origin, where the form's redirects end (CSP 3)", async () => {
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const loginUrl = await startAuthorization(browser, await newAppClient(flow));
     const formAction = (page: BrowserResponse) =>
       /(?:^|;)\s*form-action ([^;]*)/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
@@ -227,11 +227,11 @@ describe('page headers', () => {
     const consentUrl = (await browser.get(signedIn.location!)).location!;
     expect(formAction(await browser.get(consentUrl))).toBe("'self' https://app.example");
     // A page whose forms end on our own origin keeps the global directive.
-    expect(formAction(await new TestBrowser().get(`${flow.suite.baseUrl}/ui/login`))).toBe("'self'");
+    expect(formAction(await new FormBrowser().get(`${flow.suite.baseUrl}/ui/login`))).toBe("'self'");
   });
 
   it('the stylesheet is cacheable; a missing asset is not', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const loginUrl = await startAuthorization(browser, await newAppClient(flow));
     const page = await browser.get(loginUrl);
     const href = /<link[^>]+href="([^"]+)"/.exec(page.text)?.[1];
@@ -246,7 +246,7 @@ describe('page headers', () => {
   });
 
   it('unknown pages are 404; a JSON body is 415', async () => {
-    expect((await new TestBrowser().get(`${flow.suite.baseUrl}/ui/nowhere`)).status).toBe(404);
+    expect((await new FormBrowser().get(`${flow.suite.baseUrl}/ui/nowhere`)).status).toBe(404);
     const response = await fetch(`${flow.suite.baseUrl}/ui/consent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -268,12 +268,12 @@ describe('login_attempts_total (docs/decisions.md #24)', () => {
     const user = await newUser(flow);
     const client = await newAppClient(flow);
     const before = await read();
-    const ok = new TestBrowser();
+    const ok = new FormBrowser();
     expect((await submitLogin(ok, await startAuthorization(ok, client), user)).status).toBe(303);
-    const bad = new TestBrowser();
+    const bad = new FormBrowser();
     const wrong = { email: user.email, password: 'wrong-Password-1234' };
     expect((await submitLogin(bad, await startAuthorization(bad, client), wrong)).status).toBe(401);
-    const forged = new TestBrowser();
+    const forged = new FormBrowser();
     const loginUrl = await startAuthorization(forged, client);
     expect((await submitLogin(forged, loginUrl, user, dropping('csrf_token'))).status).toBe(400);
     const after = await read();

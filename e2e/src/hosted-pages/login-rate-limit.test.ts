@@ -11,7 +11,7 @@ import {
   useCodeFlow,
   type TestUser,
 } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
 
 // interface.md 8 through the gateway: the hosted sign-in shares the per-IP and per-account budgets of
 // POST /auth/login (docs/gateway-routes.md #2). A trusted proxy names the client IP, so one
@@ -21,7 +21,7 @@ const flow = useCodeFlow({ LOGIN_RATE_LIMIT: '3', LOGIN_RATE_WINDOW: '300', TRUS
 const RATE_LIMITED = { error: 'Too many requests', statusCode: 429, code: 'RATE_LIMITED' };
 
 async function hostedLogin(user: Pick<TestUser, 'email' | 'password'>, ip: string): Promise<BrowserResponse> {
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const client = await newAppClient(flow);
   const start = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ client })));
   const form = await openLoginForm(browser, start.location!);

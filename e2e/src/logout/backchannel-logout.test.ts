@@ -14,7 +14,7 @@ import {
 } from '../support/code-flow.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
 import { metricValue } from '../support/metrics.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 // interface.md 4.3, OpenID Connect Back-Channel Logout 1.0: every session end reaches every client
 // authorized in the session as a logout token POSTed to its loopback receiver
@@ -52,7 +52,7 @@ interface Session {
 
 async function signedIn(): Promise<Session> {
   const user = await newUser(flow);
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const tokens = await authorizedTokens(flow, client, user, { scope: 'openid offline_access' }, browser);
   await authorizedTokens(flow, silent, user, { scope: 'openid' }, browser);
   const idToken = tokens.id_token as string;
@@ -105,7 +105,7 @@ describe('a logout token for every kind of session end', () => {
 
   it('RP-initiated logout confirmed on the page', async () => {
     const user = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const tokens = await authorizedTokens(flow, client, user, { scope: 'openid' }, browser);
     const { payload } = await jwtVerify(tokens.id_token as string, jwks(), { issuer: flow.suite.baseUrl });
     const session = { user, sid: payload.sid as string, idToken: '', refreshToken: '' };

@@ -17,7 +17,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
 
 // interface.md 4.3, OpenID Connect RP-Initiated Logout 1.0: GET/POST /oauth/logout, driven with
 // openid-client building the end-session URL from discovery, and a cookie-keeping browser.
@@ -41,7 +41,7 @@ beforeAll(async () => {
 
 interface SignedIn {
   user: TestUser;
-  browser: TestBrowser;
+  browser: FormBrowser;
   idToken: string;
   refreshToken: string;
   accessToken: string;
@@ -49,7 +49,7 @@ interface SignedIn {
 
 async function signedIn(): Promise<SignedIn> {
   const user = await newUser(flow);
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const tokens = await authorizedTokens(flow, client, user, { scope: 'openid offline_access' }, browser);
   return {
     user,
@@ -61,7 +61,7 @@ async function signedIn(): Promise<SignedIn> {
 }
 
 /** The first hop of a new authorization in this browser: the sign-in page means signed out. */
-async function nextAuthorization(browser: TestBrowser): Promise<string> {
+async function nextAuthorization(browser: FormBrowser): Promise<string> {
   const response = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ client })));
   expect(response.status).toBe(302);
   return response.location!;
@@ -107,7 +107,7 @@ describe('RP-initiated logout with id_token_hint', () => {
 
   it('ends the session named by sid even without the cookie (a cross-site POST under SameSite=Lax)', async () => {
     const session = await signedIn();
-    const stranger = new TestBrowser();
+    const stranger = new FormBrowser();
     const response = await stranger.post(`${flow.suite.baseUrl}/oauth/logout`, [
       ['id_token_hint', session.idToken],
       ['post_logout_redirect_uri', LOGGED_OUT],
@@ -172,7 +172,7 @@ describe('refusals: never a redirect to an unchecked URI', () => {
   });
 
   it('a post_logout_redirect_uri without a client, and parameters sent twice, are the error page', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const base = `${flow.suite.baseUrl}/oauth/logout`;
     expectErrorPage(
       await browser.get(`${base}?${new URLSearchParams({ post_logout_redirect_uri: LOGGED_OUT })}`),
@@ -246,7 +246,7 @@ describe('RP-initiated logout without id_token_hint', () => {
   });
 
   it('a browser without a session has nothing to end: straight to the registered URI or the signed-out page', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const toClient = await browser.get(
       `${flow.suite.baseUrl}/oauth/logout?${new URLSearchParams({
         client_id: client.clientId,

@@ -6,7 +6,7 @@ import {
   redeemCode,
   useCodeFlow,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { basicAuth } from '../support/tokens.js';
 
 // RFC 6749 3.1 / 3.2 ("parameters MUST NOT be included more than once") at introspection and
@@ -17,7 +17,7 @@ const flow = useCodeFlow();
 async function issuedTokens() {
   const client = await newAppClient(flow);
   const user = await newUser(flow);
-  const result = await completeAuthorization(flow, new TestBrowser(), user, { client });
+  const result = await completeAuthorization(flow, new FormBrowser(), user, { client });
   const tokens = await redeemCode(flow, client, result.code!, result.verifier);
   expect(tokens.status).toBe(200);
   return { client, accessToken: tokens.body.access_token as string };

@@ -10,7 +10,7 @@ import {
   redeemCode,
   useCodeFlow,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { basicAuth, machineClient, newClient } from '../support/tokens.js';
 
 // docs/security.md "Headers": every kind of response, each as a browser behind our TLS proxy
@@ -65,13 +65,13 @@ beforeAll(async () => {
   const user = await newUser(flow);
   const client = await newAppClient(flow);
   const machine = await newClient(flow.suite, flow.developer, machineClient);
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const authorized = await completeAuthorization(flow, browser, user, { client });
   const tokens = await redeemCode(flow, client, authorized.code!, authorized.verifier);
   const accessToken = tokens.body.access_token as string;
   const cookie = `${SESSION_COOKIE}=${browser.jar.get(SESSION_COOKIE)!}`;
 
-  const loginPage = new TestBrowser();
+  const loginPage = new FormBrowser();
   const start = await loginPage.get(authorizeUrl(flow.suite, authorizationParameters({ client })));
   const page = await send(pathOf(start.location!));
   const html = await page.clone().text();

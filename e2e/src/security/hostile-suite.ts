@@ -15,7 +15,7 @@ import {
   type CodeFlowContext,
   type TestUser,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { call } from '../support/clients.js';
 import { machineClient, newClient } from '../support/tokens.js';
 import { hostileRequests, type HostileRequest, type RouteSpec } from './hostile-requests.js';
@@ -202,7 +202,7 @@ async function createFixtures(flow: CodeFlowContext): Promise<HostileFixtures> {
   });
   expect(key.status).toBe(201);
 
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const authorized = await completeAuthorization(flow, browser, user, {
     client: webApp,
     scope: 'openid email',

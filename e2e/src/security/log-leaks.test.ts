@@ -12,7 +12,7 @@ import {
   useCodeFlow,
   verifyEmail,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { call } from '../support/clients.js';
 import { basicAuth, machineClient, newClient } from '../support/tokens.js';
 
@@ -58,7 +58,7 @@ describe('logs', () => {
       token: flow.developer,
       body: { name: 'ci' },
     });
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const authorized = await completeAuthorization(flow, browser, user, { client });
     const tokens = await redeemCode(flow, client, authorized.code!, authorized.verifier);
     // Reuse of the code (revokes what it issued), a rotation, and failed client authentications.

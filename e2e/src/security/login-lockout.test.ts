@@ -10,7 +10,7 @@ import {
   useCodeFlow,
   type TestUser,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 // docs/security.md #5: the account budget of interface.md 8 slows guessing from many addresses, yet
 // nobody can spend it to lock the owner out of an address they signed in from. A trusted
@@ -54,7 +54,7 @@ describe('the account budget cannot lock the owner out (interface.md 8)', () => 
 
   it('remembers hosted sign-ins too', async () => {
     const victim = await newUser(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const start = await browser.get(
       authorizeUrl(flow.suite, authorizationParameters({ client: await newAppClient(flow) })),
     );

@@ -10,7 +10,7 @@ import {
   refresh,
   useCodeFlow,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { call } from '../support/clients.js';
 import { machineClient, newClient } from '../support/tokens.js';
 
@@ -88,7 +88,7 @@ describe('secrets at rest', () => {
     });
     // The code flow: a browser session, a consent, a code, its tokens and a rotation (interface.md 4.3,
     // 4.5). The PKCE verifier is not listed: its S256 challenge is stored by design (RFC 7636).
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const user = { email, password: PASSWORD };
     const authorized = await completeAuthorization(flow, browser, user, {
       client,

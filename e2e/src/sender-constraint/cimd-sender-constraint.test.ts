@@ -11,7 +11,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { pageText, TestBrowser } from '../support/test-browser.js';
+import { pageText, FormBrowser } from '@authz/form-browser';
 import { dpopProof, newDpopKey } from '../support/dpop-proof.js';
 
 /**
@@ -53,7 +53,7 @@ describe('a client ID metadata document with require_pushed_authorization_reques
     const parameters = authorizationParameters({ client, pkce });
 
     // A cimd client's errors are never redirected (docs/authorization.md #19, docs/par-and-dpop.md).
-    const plain = await new TestBrowser().get(`${base}/oauth/authorize?${new URLSearchParams(parameters)}`);
+    const plain = await new FormBrowser().get(`${base}/oauth/authorize?${new URLSearchParams(parameters)}`);
     expect(plain.status).toBe(400);
     expect(plain.location).toBeUndefined();
     expect(pageText(plain.text)).toContain(
@@ -70,7 +70,7 @@ describe('a client ID metadata document with require_pushed_authorization_reques
     const user = await newUser(flow, { verified: true });
     const result = await completeAuthorization(
       flow,
-      new TestBrowser(),
+      new FormBrowser(),
       user,
       { client, pkce },
       {

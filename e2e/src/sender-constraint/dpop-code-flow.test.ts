@@ -11,7 +11,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { requestToken } from '../support/tokens.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { dpopProof, newDpopKey } from '../support/dpop-proof.js';
 
 /**
@@ -78,7 +78,7 @@ describe('DPoP with the authorization code grant (RFC 9449 sections 5, 10)', () 
     const start = `${flow.suite.baseUrl}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, request_uri: pushed.request_uri })}`;
     const result = await completeAuthorization(
       flow,
-      new TestBrowser(),
+      new FormBrowser(),
       user,
       { client: app },
       { startUrl: start },
@@ -177,7 +177,7 @@ describe('DPoP with the authorization code grant (RFC 9449 sections 5, 10)', () 
     const user = await newUser(flow, { verified: true });
     const key = await newDpopKey('PS256');
     const pkce = newPkce();
-    const result = await completeAuthorization(flow, new TestBrowser(), user, {
+    const result = await completeAuthorization(flow, new FormBrowser(), user, {
       client: app,
       pkce,
       extra: [['dpop_jkt', key.jkt]],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationParameters, newAppClient, useCodeFlow } from '../support/code-flow.js';
 import { basicAuth } from '../support/tokens.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 /** REQUIRE_PAR=true (RFC 9126 section 5, docs/par-and-dpop.md #4): every client must push. */
 const flow = useCodeFlow({}, { REQUIRE_PAR: 'true' });
@@ -18,7 +18,7 @@ describe('REQUIRE_PAR', () => {
 
     const client = await newAppClient(flow);
     const parameters = authorizationParameters({ client });
-    const plain = await new TestBrowser().get(
+    const plain = await new FormBrowser().get(
       `${flow.suite.baseUrl}/oauth/authorize?${new URLSearchParams(parameters)}`,
     );
     expect(plain.status).toBe(302);
@@ -39,7 +39,7 @@ describe('REQUIRE_PAR', () => {
     });
     expect(pushed.status).toBe(201);
     const { request_uri } = (await pushed.json()) as { request_uri: string };
-    const started = await new TestBrowser().get(
+    const started = await new FormBrowser().get(
       `${flow.suite.baseUrl}/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, request_uri })}`,
     );
     expect(started.status).toBe(302);

@@ -12,7 +12,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { basicAuth, INVALID_CLIENT, type FormField } from '../support/tokens.js';
-import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
 
 /** RFC 9126 pushed authorization requests (interface.md 4.12). */
 const flow = useCodeFlow();
@@ -79,7 +79,7 @@ describe('POST /oauth/par (RFC 9126 section 2)', () => {
 
     const result = await completeAuthorization(
       flow,
-      new TestBrowser(),
+      new FormBrowser(),
       user,
       { client },
       { startUrl: url.href },
@@ -115,7 +115,7 @@ describe('POST /oauth/par (RFC 9126 section 2)', () => {
     const pkce = newPkce();
     const pushed = await push(client, authorizationParameters({ client, pkce, state: 'pushed-state' }));
     const requestUri = pushed.body.request_uri as string;
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const url = authorizeWith(client.clientId, requestUri, {
       state: 'query-state',
       redirect_uri: 'https://elsewhere.example/cb',
@@ -136,7 +136,7 @@ describe('POST /oauth/par (RFC 9126 section 2)', () => {
     // Its 60 s elapse: Redis expires the key.
     await flow.redis.pexpire(`${flow.redisPrefix}${storedKey(requestUri)}`, 1);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const answer = await new TestBrowser().get(authorizeWith(client.clientId, requestUri));
+    const answer = await new FormBrowser().get(authorizeWith(client.clientId, requestUri));
     expectErrorPage(answer, 'invalid_request_uri', 'The request_uri is unknown, expired or already used');
   });
 
@@ -144,7 +144,7 @@ describe('POST /oauth/par (RFC 9126 section 2)', () => {
     const client = await newAppClient(flow);
     const other = await newAppClient(flow);
     const first = await push(client, authorizationParameters({ client }));
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const answer = await browser.get(authorizeWith(other.clientId, first.body.request_uri as string));
     expectErrorPage(answer, 'invalid_request_uri', 'The request_uri was not issued to this client');
     const second = await push(client, authorizationParameters({ client }));
@@ -227,7 +227,7 @@ describe('requirePushedAuthorizationRequests (RFC 9126 section 6)', () => {
     expect(client.requirePushedAuthorizationRequests).toBe(true);
     const pkce = newPkce();
     const plain = authorizationParameters({ client, pkce });
-    const answer = await new TestBrowser().get(
+    const answer = await new FormBrowser().get(
       `${flow.suite.baseUrl}/oauth/authorize?${new URLSearchParams(plain)}`,
     );
     expect(answer.status).toBe(302);
@@ -240,7 +240,7 @@ describe('requirePushedAuthorizationRequests (RFC 9126 section 6)', () => {
     });
     const pushed = await push(client, plain);
     expect(pushed.status).toBe(201);
-    const started = await new TestBrowser().get(
+    const started = await new FormBrowser().get(
       authorizeWith(client.clientId, pushed.body.request_uri as string),
     );
     expect(started.status).toBe(302);
@@ -265,7 +265,7 @@ describe('requirePushedAuthorizationRequests (RFC 9126 section 6)', () => {
       dpop_bound_access_tokens: true,
     });
     const client = { clientId: registered.client_id as string, confidential: false } as AppClient;
-    const answer = await new TestBrowser().get(
+    const answer = await new FormBrowser().get(
       `${flow.suite.baseUrl}/oauth/authorize?${new URLSearchParams(authorizationParameters({ client }))}`,
     );
     expect(answer.status).toBe(400);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_CSRF } from '../support/code-flow.js';
-import { parseForms, TestBrowser, type Fields } from '../support/test-browser.js';
+import { parseForms, FormBrowser, type Fields } from '@authz/form-browser';
 import { useSuite } from '../support/use-suite.js';
 
 // docs/strong-authentication.md #16, #18: what the passkey routes refuse without a browser's
@@ -10,15 +10,15 @@ const context = useSuite({ gatewayEnv: { LOGIN_RATE_LIMIT: '1000' } });
 const REFUSED = 'That passkey could not sign you in. Try again, or sign in with your password.';
 
 /** A browser at the sign-in page: its pre-session cookie and the sign-in form's hidden fields. */
-async function atSignInPage(): Promise<{ browser: TestBrowser; hidden: Fields }> {
-  const browser = new TestBrowser();
+async function atSignInPage(): Promise<{ browser: FormBrowser; hidden: Fields }> {
+  const browser = new FormBrowser();
   const page = await browser.get(`${context.suite.baseUrl}/ui/login`);
   expect(page.status).toBe(200);
   const [form] = parseForms(page.text, `${context.suite.baseUrl}/ui/login`);
   return { browser, hidden: form!.hidden };
 }
 
-async function signInOptions(browser: TestBrowser): Promise<Record<string, unknown>> {
+async function signInOptions(browser: FormBrowser): Promise<Record<string, unknown>> {
   const answer = await browser.post(`${context.suite.baseUrl}/ui/login/passkey/options`, []);
   expect(answer.status).toBe(200);
   expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -104,7 +104,7 @@ describe('passkey sign-in refusals', () => {
   });
 
   it('lets only the pages with ceremonies load our scripts (CSP)', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const login = await browser.get(`${context.suite.baseUrl}/ui/login`);
     expect(login.headers.get('content-security-policy')).toBe(
       "default-src 'none';style-src 'self';img-src 'self' data:;form-action 'self';frame-ancestors 'none';" +

@@ -15,7 +15,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { basicAuth } from '../support/tokens.js';
-import { pageText, TestBrowser, type BrowserResponse, type HtmlForm } from '../support/test-browser.js';
+import { pageText, FormBrowser, type BrowserResponse, type HtmlForm } from '@authz/form-browser';
 import { ACR_MFA, totpCode } from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11 on the hosted pages: an authenticator app set up from /ui/account, the
@@ -26,7 +26,7 @@ const flow = useCodeFlow();
 const MFA = 'urn:authz:acr:mfa';
 const hasCodeInput = (form: HtmlForm) => form.inputs.some((input) => input.name === 'code');
 
-async function followToCallback(browser: TestBrowser, from: BrowserResponse): Promise<URL> {
+async function followToCallback(browser: FormBrowser, from: BrowserResponse): Promise<URL> {
   let response = from;
   for (let hop = 0; hop < 6; hop += 1) {
     const location = response.location!;
@@ -63,7 +63,7 @@ describe('authenticator app on the hosted pages', () => {
   it('sets one up from /ui/account, then acr_values makes the password-only session step up', async () => {
     const user = await newUser(flow, { verified: true });
     const client = await newAppClient(flow);
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const base = flow.suite.baseUrl;
 
     // A password-only sign-in.
@@ -185,7 +185,7 @@ describe('authenticator app on the hosted pages', () => {
     const client = await newAppClient(flow);
     const base = flow.suite.baseUrl;
     // Enrolled from another browser.
-    const other = new TestBrowser();
+    const other = new FormBrowser();
     await submitLogin(other, `${base}/ui/login?next=account`, user);
     const account = await other.get(`${base}/ui/account`);
     const setUp = formOf(account, `${base}/ui/account`, (form) =>
@@ -200,7 +200,7 @@ describe('authenticator app on the hosted pages', () => {
     ]);
     const recovery = /<li><code>([a-z2-9-]+)<\/code><\/li>/.exec(confirmed.text)![1]!;
 
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const pkce = newPkce();
     const start = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ client, pkce })));
     const password = await submitLogin(browser, start.location!, user);
@@ -226,7 +226,7 @@ describe('authenticator app on the hosted pages', () => {
     expect(claims).toMatchObject({ acr: ACR_MFA, amr: ['pwd', 'otp', 'mfa'] });
 
     // The recovery code worked once.
-    const later = new TestBrowser();
+    const later = new FormBrowser();
     const start2 = await later.get(authorizeUrl(flow.suite, authorizationParameters({ client })));
     const password2 = await submitLogin(later, start2.location!, user);
     const secondStep2 = formOf(password2, start2.location!, hasCodeInput);

@@ -7,7 +7,13 @@ import { call, newDeveloper, type ClientView } from './clients.js';
 import { basicAuth, newClient, requestToken, type FormField, type TokenResponse } from './tokens.js';
 import type { Suite } from './suite.js';
 import { useSuite, type UseSuiteOptions } from './use-suite.js';
-import { parseForms, TestBrowser, type BrowserResponse, type Fields, type HtmlForm } from './test-browser.js';
+import {
+  parseForms,
+  FormBrowser,
+  type BrowserResponse,
+  type Fields,
+  type HtmlForm,
+} from '@authz/form-browser';
 
 /** HTTP helpers of the authorization code flow tests (interface.md 4.3, 4.5, 4.6). */
 export const REDIRECT_URI = 'https://app.example/callback';
@@ -209,7 +215,7 @@ const isLoginForm = (form: HtmlForm) => form.inputs.some((input) => input.type =
 const isConsentForm = (form: HtmlForm) => form.buttons.some((button) => button.text === 'Allow');
 
 /** GET the sign-in page at `loginUrl`: its one form with a password input. */
-export async function openLoginForm(browser: TestBrowser, loginUrl: string): Promise<HtmlForm> {
+export async function openLoginForm(browser: FormBrowser, loginUrl: string): Promise<HtmlForm> {
   const page = await browser.get(loginUrl);
   expect(page.status).toBe(200);
   return formOf(page, loginUrl, isLoginForm);
@@ -217,7 +223,7 @@ export async function openLoginForm(browser: TestBrowser, loginUrl: string): Pro
 
 /** GET the sign-in page at `loginUrl` and submit it (docs/contract.md "Hosted pages"). */
 export async function submitLogin(
-  browser: TestBrowser,
+  browser: FormBrowser,
   loginUrl: string,
   user: Pick<TestUser, 'email' | 'password'>,
   tamper: (fields: Fields) => Fields = (fields) => fields,
@@ -233,7 +239,7 @@ export function loginFields(form: HtmlForm, user: Pick<TestUser, 'email' | 'pass
 
 /** GET the consent page at `consentUrl` and press Allow or Deny. */
 export async function submitConsent(
-  browser: TestBrowser,
+  browser: FormBrowser,
   consentUrl: string,
   decision: 'allow' | 'deny',
   tamper: (fields: Fields) => Fields = (fields) => fields,
@@ -262,7 +268,7 @@ export interface AuthorizationResult {
  */
 export async function completeAuthorization(
   flow: CodeFlowContext,
-  browser: TestBrowser,
+  browser: FormBrowser,
   user: Pick<TestUser, 'email' | 'password'>,
   request: AuthorizationRequest,
   {
@@ -357,7 +363,7 @@ export async function authorizedTokens(
   client: AppClient,
   user: TestUser,
   request: Omit<AuthorizationRequest, 'client'> = {},
-  browser = new TestBrowser(),
+  browser = new FormBrowser(),
 ): Promise<Record<string, unknown>> {
   const result = await completeAuthorization(flow, browser, user, { client, ...request });
   const tokens = await redeemCode(flow, client, result.code!, result.verifier);

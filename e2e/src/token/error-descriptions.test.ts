@@ -15,7 +15,7 @@ import {
   clientCredentials,
 } from '../support/code-flow.js';
 import { requestToken } from '../support/tokens.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 // docs/errors.md "What a client is told": the invalid_grant and invalid_token cases a client can
 // act on say what went wrong; the ones that would help someone without the credential stay bare.
@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('invalid_grant at the token endpoint', () => {
   it('an expired code says so (after the verifier proved the caller holds it)', async () => {
     const client = clients[0]!;
-    const result = await completeAuthorization(flow, new TestBrowser(), await newUser(flow), { client });
+    const result = await completeAuthorization(flow, new FormBrowser(), await newUser(flow), { client });
     await sql.query(
       `UPDATE oauth.authorization_codes SET expires_at = now() - interval '1 second' WHERE client_id = $1`,
       [client.clientId],
@@ -53,7 +53,7 @@ describe('invalid_grant at the token endpoint', () => {
 
   it('a redirect_uri other than the authorization request', async () => {
     const client = clients[1]!;
-    const result = await completeAuthorization(flow, new TestBrowser(), await newUser(flow), { client });
+    const result = await completeAuthorization(flow, new FormBrowser(), await newUser(flow), { client });
     const { fields, headers } = clientCredentials(client);
     const answer = await requestToken(
       flow.suite,
@@ -74,7 +74,7 @@ describe('invalid_grant at the token endpoint', () => {
 
   it('an expired refresh token says so; an unknown one stays bare', async () => {
     const client = clients[2]!;
-    const result = await completeAuthorization(flow, new TestBrowser(), await newUser(flow), { client });
+    const result = await completeAuthorization(flow, new FormBrowser(), await newUser(flow), { client });
     const tokens = await redeemCode(flow, client, result.code!, result.verifier);
     expect(tokens.status).toBe(200);
     await sql.query(
@@ -95,7 +95,7 @@ describe('invalid_grant at the token endpoint', () => {
 describe('invalid_token at UserInfo (RFC 6750 section 3.1)', () => {
   it('an expired access token: the body and the challenge say it expired', async () => {
     const client = clients[3]!;
-    const result = await completeAuthorization(flow, new TestBrowser(), await newUser(flow), { client });
+    const result = await completeAuthorization(flow, new FormBrowser(), await newUser(flow), { client });
     const tokens = await redeemCode(flow, client, result.code!, result.verifier);
     expect(tokens.body.expires_in).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 3_100));

@@ -11,7 +11,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 
 // docs/tokens.md #34: a client registered with id_token_signed_response_alg RS256 gets RS256 ID
 // tokens, which a relying party library configured for RS256 verifies against the JWKS; its
@@ -48,7 +48,7 @@ async function signIn(client: AppClient, config: oidc.Configuration) {
   const pkce = newPkce();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   const result = await completeAuthorization(flow, browser, user, { client, pkce, state, nonce });
   expect(result.callback.href.startsWith(`${REDIRECT_URI}?`)).toBe(true);
   const redeem = () =>

@@ -4,7 +4,7 @@ import { openTestPool } from '@authz/shared/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formOf, newUser, submitLogin, useCodeFlow, type TestUser } from '../support/code-flow.js';
-import { TestBrowser, type BrowserResponse } from '../support/test-browser.js';
+import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { signInWithPassword, startWalletLink, startWalletSignIn } from './wallet-page-flows.js';
@@ -41,9 +41,9 @@ afterAll(async () => {
   fixture.removeFiles();
 });
 
-async function signedIn(): Promise<{ user: TestUser; browser: TestBrowser }> {
+async function signedIn(): Promise<{ user: TestUser; browser: FormBrowser }> {
   const user = await newUser(flow);
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   await signInWithPassword(base, browser, user);
   return { user, browser };
 }
@@ -72,7 +72,7 @@ function confirmationOf(page: BrowserResponse, url: string) {
 }
 
 /** Links `wallet` to the account signed in in `browser`, confirming on the page. */
-async function linkConfirmed(browser: TestBrowser, wallet: TestWallet): Promise<void> {
+async function linkConfirmed(browser: FormBrowser, wallet: TestWallet): Promise<void> {
   const { screen } = await startWalletLink(base, browser);
   expect((await wallet.respond(screen.copyText!)).status).toBe(200);
   const { form } = confirmationOf(await browser.get(screen.refresh.url), screen.refresh.url);
@@ -204,7 +204,7 @@ describe('a sign-in answered by whoever saw the QR code', () => {
     });
     await linkConfirmed(attacker.browser, attackerWallet);
 
-    const victimBrowser = new TestBrowser();
+    const victimBrowser = new FormBrowser();
     const { screen } = await startWalletSignIn(base, victimBrowser);
     expect((await attackerWallet.respond(screen.copyText!)).status).toBe(200);
     const page = await victimBrowser.get(screen.refresh.url);
@@ -234,13 +234,13 @@ describe('a sign-in answered by whoever saw the QR code', () => {
     });
     await linkConfirmed(owner.browser, wallet);
 
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const { screen } = await startWalletSignIn(base, browser);
     await wallet.respond(screen.copyText!);
     const { form, email } = confirmationOf(await browser.get(screen.refresh.url), screen.refresh.url);
     expect(email).toBe('me@wallet.example');
     // The same form from a browser with another pre-session: refused, the flow untouched.
-    const stranger = new TestBrowser();
+    const stranger = new FormBrowser();
     await stranger.get(`${base}/ui/wallet-login`);
     const foreign = await stranger.post(form.action, [...form.hidden, ['decision', 'confirm']]);
     expect(foreign.status).toBe(400);
@@ -257,7 +257,7 @@ describe('handles out of page URLs and logs', () => {
   it('names the flow in pages by an identifier that is not the request_uri handle, and never logs that handle', async () => {
     const { browser } = await signedIn();
     const link = await startWalletLink(base, browser);
-    const signIn = await startWalletSignIn(base, new TestBrowser());
+    const signIn = await startWalletSignIn(base, new FormBrowser());
     for (const started of [link, signIn]) {
       const transport = handleOf(started.screen.copyText!);
       expect(transport).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -274,7 +274,7 @@ describe('handles out of page URLs and logs', () => {
   });
 
   it('serves the request object once: a second fetch of the request_uri is a 404', async () => {
-    const { screen } = await startWalletSignIn(base, new TestBrowser());
+    const { screen } = await startWalletSignIn(base, new FormBrowser());
     const requestUri = new URL(screen.copyText!).searchParams.get('request_uri')!;
     expect((await fetch(requestUri)).status).toBe(200);
     const again = await fetch(requestUri);
@@ -284,7 +284,7 @@ describe('handles out of page URLs and logs', () => {
 
 describe('the same-device response code', () => {
   it('answers redirect_uri with a response_code that only the starting browser can use, once', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const { screen } = await startWalletSignIn(base, browser);
     const owner = await signedIn();
     const wallet = await TestWallet.create(fixture.issuer, {
@@ -302,9 +302,9 @@ describe('the same-device response code', () => {
     expect(redirect_uri).not.toContain(handleOf(screen.copyText!));
 
     // Another browser (the phone's, an attacker's): refused, the code not spent.
-    const other = new TestBrowser();
+    const other = new FormBrowser();
     await startWalletSignIn(base, other);
-    for (const stranger of [new TestBrowser(), other]) {
+    for (const stranger of [new FormBrowser(), other]) {
       const refused = await stranger.get(redirect_uri);
       expect(refused.status).toBe(400);
       expect(headingOf(refused)).toBe(REFUSAL_HEADING);

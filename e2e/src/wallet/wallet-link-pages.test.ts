@@ -9,7 +9,7 @@ import {
   useCodeFlow,
   type TestUser,
 } from '../support/code-flow.js';
-import { parseForms, TestBrowser } from '../support/test-browser.js';
+import { parseForms, FormBrowser } from '@authz/form-browser';
 import { postForm, TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { confirmOnPage, signInWithPassword, startWalletLink } from './wallet-page-flows.js';
@@ -23,8 +23,8 @@ let base: string;
 let sql: pg.Pool;
 let alice: TestUser;
 let bob: TestUser;
-let aliceBrowser: TestBrowser;
-let bobBrowser: TestBrowser;
+let aliceBrowser: FormBrowser;
+let bobBrowser: FormBrowser;
 
 const BINDER = '__Host-service_wallet_binder';
 const REFUSAL_HEADING = 'This wallet request cannot be used';
@@ -33,8 +33,8 @@ beforeAll(async () => {
   base = flow.suite.baseUrl;
   sql = openTestPool(flow.databaseUrl, 2);
   [alice, bob] = await Promise.all([newUser(flow), newUser(flow)]);
-  aliceBrowser = new TestBrowser();
-  bobBrowser = new TestBrowser();
+  aliceBrowser = new FormBrowser();
+  bobBrowser = new FormBrowser();
   await signInWithPassword(base, aliceBrowser, alice);
   await signInWithPassword(base, bobBrowser, bob);
 });
@@ -59,7 +59,7 @@ function outcomeOf(text: string): { status: string; message: string } | undefine
 
 describe('GET /ui/wallet-link', () => {
   it('asks a browser without a session to sign in, and the sign-in comes back here', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const page = await browser.get(`${base}/ui/wallet-link`);
     expect(page.status).toBe(401);
     expect(headingOf(page)).toBe('You are not signed in');
@@ -78,7 +78,7 @@ describe('GET /ui/wallet-link', () => {
 
   it('goes nowhere but our own named pages after a sign-in (no open redirect)', async () => {
     for (const next of ['https://evil.example/', '//evil.example', '/ui/consent', 'WALLET-LINK']) {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const url = `${base}/ui/login?next=${encodeURIComponent(next)}`;
       const form = await openLoginForm(browser, url);
       expect(form.hidden.map(([name]) => name)).not.toContain('next');
@@ -111,7 +111,7 @@ describe('POST /ui/wallet-link', () => {
       expect(JSON.parse(refused.text)).toEqual(INVALID_CSRF);
       expect(refused.setCookies).toEqual([]);
     }
-    const signedOut = await new TestBrowser().post(`${base}/ui/wallet-link`, [['csrf_token', bobToken]]);
+    const signedOut = await new FormBrowser().post(`${base}/ui/wallet-link`, [['csrf_token', bobToken]]);
     expect(signedOut.status).toBe(401);
     expect(headingOf(signedOut)).toBe('You are not signed in');
   });
@@ -219,10 +219,10 @@ describe('GET /ui/wallet-link/{handle}', () => {
     const { screen } = await startWalletLink(base, aliceBrowser);
     const binder = aliceBrowser.jar.get(BINDER)!;
     // Bob's session with Alice's binder cookie: the flow is not his.
-    const bobWithBinder = new TestBrowser();
+    const bobWithBinder = new FormBrowser();
     bobWithBinder.jar.set('__Host-service_session', bobBrowser.jar.get('__Host-service_session')!);
     bobWithBinder.jar.set(BINDER, binder);
-    const aliceWithoutBinder = new TestBrowser();
+    const aliceWithoutBinder = new FormBrowser();
     aliceWithoutBinder.jar.set('__Host-service_session', aliceBrowser.jar.get('__Host-service_session')!);
     const refusals = [
       await bobWithBinder.get(screen.refresh.url),
@@ -234,7 +234,7 @@ describe('GET /ui/wallet-link/{handle}', () => {
       expect(refusal.status).toBe(400);
       expect(headingOf(refusal)).toBe(REFUSAL_HEADING);
     }
-    const signedOut = await new TestBrowser().get(screen.refresh.url);
+    const signedOut = await new FormBrowser().get(screen.refresh.url);
     expect(signedOut.status).toBe(401);
     // None of it disturbed the flow: Alice's browser still waits on it.
     expect((await aliceBrowser.get(screen.refresh.url)).text).toContain('Waiting for your wallet');

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { formOf, submitLogin, type TestUser } from '../support/code-flow.js';
-import type { BrowserResponse, TestBrowser } from '../support/test-browser.js';
+import type { BrowserResponse, FormBrowser } from '@authz/form-browser';
 import type { TestWallet } from '../support/test-wallet.js';
 import { handleOf, readWaitingScreen, type WaitingScreen } from './wallet-page-reader.js';
 
@@ -18,7 +18,7 @@ export interface StartedFromPage {
 /** Signs `browser` in with the password form (docs/contract.md "Hosted pages"). */
 export async function signInWithPassword(
   baseUrl: string,
-  browser: TestBrowser,
+  browser: FormBrowser,
   user: Pick<TestUser, 'email' | 'password'>,
 ): Promise<void> {
   const signedIn = await submitLogin(browser, `${baseUrl}/ui/login`, user);
@@ -28,7 +28,7 @@ export async function signInWithPassword(
 /** GET /ui/wallet-login (continuing `returnTo`), then submits its one form. */
 export async function startWalletSignIn(
   baseUrl: string,
-  browser: TestBrowser,
+  browser: FormBrowser,
   returnTo?: string,
 ): Promise<StartedFromPage> {
   const formUrl = `${baseUrl}/ui/wallet-login${returnTo === undefined ? '' : `?handle=${returnTo}`}`;
@@ -39,7 +39,7 @@ export async function startWalletSignIn(
 }
 
 /** GET /ui/wallet-link with a signed-in browser, then submits its one form. */
-export async function startWalletLink(baseUrl: string, browser: TestBrowser): Promise<StartedFromPage> {
+export async function startWalletLink(baseUrl: string, browser: FormBrowser): Promise<StartedFromPage> {
   const formUrl = `${baseUrl}/ui/wallet-link`;
   const formPage = await browser.get(formUrl);
   expect(formPage.status).toBe(200);
@@ -48,7 +48,7 @@ export async function startWalletLink(baseUrl: string, browser: TestBrowser): Pr
 }
 
 async function postAndRead(
-  browser: TestBrowser,
+  browser: FormBrowser,
   action: string,
   fields: [string, string][],
 ): Promise<StartedFromPage> {
@@ -66,7 +66,7 @@ async function postAndRead(
  */
 export async function linkThroughPages(
   baseUrl: string,
-  browser: TestBrowser,
+  browser: FormBrowser,
   wallet: TestWallet,
 ): Promise<BrowserResponse> {
   const started = await startWalletLink(baseUrl, browser);
@@ -78,7 +78,7 @@ export async function linkThroughPages(
  * GET a wallet sign-in's status page after the wallet answered and, when it shows the
  * confirmation screen, confirm it there (docs/wallet.md #16): what the browser ends on.
  */
-export async function signInConfirmed(browser: TestBrowser, statusUrl: string): Promise<BrowserResponse> {
+export async function signInConfirmed(browser: FormBrowser, statusUrl: string): Promise<BrowserResponse> {
   const page = await browser.get(statusUrl);
   return page.status === 200 && page.text.includes('name="decision"')
     ? confirmOnPage(browser, page, statusUrl)
@@ -87,7 +87,7 @@ export async function signInConfirmed(browser: TestBrowser, statusUrl: string): 
 
 /** Posts the confirmation screen's form with `decision` (docs/wallet.md #16). */
 export async function confirmOnPage(
-  browser: TestBrowser,
+  browser: FormBrowser,
   page: BrowserResponse,
   pageUrl: string,
   decision: 'confirm' | 'cancel' = 'confirm',

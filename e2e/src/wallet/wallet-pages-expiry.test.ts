@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
-import { TestBrowser } from '../support/test-browser.js';
+import { FormBrowser } from '@authz/form-browser';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { signInWithPassword, startWalletLink, startWalletSignIn } from './wallet-page-flows.js';
 import { headingOf } from './wallet-page-reader.js';
@@ -11,11 +11,11 @@ import { headingOf } from './wallet-page-reader.js';
 const fixture = await createWalletFixture();
 const flow = useCodeFlow(fixture.gatewayEnv, { ...fixture.serviceEnv, WALLET_REQUEST_TTL: '1' });
 let base: string;
-let browser: TestBrowser;
+let browser: FormBrowser;
 
 beforeAll(async () => {
   base = flow.suite.baseUrl;
-  browser = new TestBrowser();
+  browser = new FormBrowser();
   await signInWithPassword(base, browser, await newUser(flow));
 });
 afterAll(() => fixture.removeFiles());
@@ -38,7 +38,7 @@ describe('an expired wallet flow', () => {
   });
 
   it('is the uniform refusal on the sign-in poll', async () => {
-    const signIn = new TestBrowser();
+    const signIn = new FormBrowser();
     const startedAt = Date.now();
     const { screen } = await startWalletSignIn(base, signIn);
     await pastExpiry(startedAt);

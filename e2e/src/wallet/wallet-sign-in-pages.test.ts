@@ -13,7 +13,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { parseForms, TestBrowser } from '../support/test-browser.js';
+import { parseForms, FormBrowser } from '@authz/form-browser';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import {
@@ -47,7 +47,7 @@ beforeAll(async () => {
     sub: 'alice-subject',
     email: 'alice@wallet.example',
   });
-  const browser = new TestBrowser();
+  const browser = new FormBrowser();
   await signInWithPassword(base, browser, alice);
   const linked = await linkThroughPages(base, browser, aliceWallet);
   expect(headingOf(linked)).toBe('Wallet linked');
@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => fixture.removeFiles());
 
 /** GET /oauth/authorize: the pending authorization's handle, from the redirect to the sign-in page. */
-async function pendingAuthorization(browser: TestBrowser, pkce = newPkce()): Promise<string> {
+async function pendingAuthorization(browser: FormBrowser, pkce = newPkce()): Promise<string> {
   const started = await browser.get(authorizeUrl(flow.suite, authorizationParameters({ client, pkce })));
   expect(started.status).toBe(302);
   const login = new URL(started.location!);
@@ -65,7 +65,7 @@ async function pendingAuthorization(browser: TestBrowser, pkce = newPkce()): Pro
 
 describe('GET /ui/wallet-login', () => {
   it('is offered by the sign-in page for the same pending authorization', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const handle = await pendingAuthorization(browser);
     const login = await browser.get(`${base}/ui/login?handle=${handle}`);
     expect(login.status).toBe(200);
@@ -77,7 +77,7 @@ describe('GET /ui/wallet-login', () => {
   });
 
   it('renders the start form, bound to a pre-session cookie and the pending authorization', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const handle = await pendingAuthorization(browser);
     const page = await browser.get(`${base}/ui/wallet-login?handle=${handle}`);
     expect(page.status).toBe(200);
@@ -100,7 +100,7 @@ describe('GET /ui/wallet-login', () => {
 
 describe('POST /ui/wallet-login', () => {
   it('starts a sign-in: binder cookie, a QR code of the invocation URI, the deep link and a self-refresh', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const { page, screen, handle } = await startWalletSignIn(base, browser);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data:");
@@ -121,27 +121,27 @@ describe('POST /ui/wallet-login', () => {
     // The image is a real QR code: read back, it is the invocation URI, as is the deep link.
     expect(screen.qrText).toBe(screen.copyText);
     expect(screen.deepLink).toBe(screen.copyText);
-    const { flow: flowId } = await startWalletSignIn(base, new TestBrowser());
+    const { flow: flowId } = await startWalletSignIn(base, new FormBrowser());
     expect(flowId).not.toBe(handle);
     expect(screen.refresh.url).toMatch(new RegExp(`^${base}/ui/wallet-login/[A-Za-z0-9_-]{43}/status$`));
     expect(screen.refresh.url).not.toContain(handle);
   });
 
   it('refuses a missing token, another browser’s token and the password form’s token (docs/decisions.md #19)', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const formPage = await browser.get(`${base}/ui/wallet-login`);
     const token = parseForms(formPage.text, base)[0]!.hidden.find(([name]) => name === 'csrf_token')![1];
     const passwordForm = await browser.get(`${base}/ui/login`);
     const passwordToken = parseForms(passwordForm.text, base)[0]!.hidden.find(
       ([name]) => name === 'csrf_token',
     )![1];
-    const stranger = new TestBrowser();
+    const stranger = new FormBrowser();
     await stranger.get(`${base}/ui/wallet-login`);
-    const attempts: [TestBrowser, [string, string][]][] = [
+    const attempts: [FormBrowser, [string, string][]][] = [
       [browser, []],
       [browser, [['csrf_token', passwordToken]]],
       [stranger, [['csrf_token', token]]],
-      [new TestBrowser(), [['csrf_token', token]]],
+      [new FormBrowser(), [['csrf_token', token]]],
     ];
     for (const [who, fields] of attempts) {
       const refused = await who.post(`${base}/ui/wallet-login`, fields);
@@ -154,7 +154,7 @@ describe('POST /ui/wallet-login', () => {
 
 describe('GET /ui/wallet-login/{handle}/status', () => {
   it('completes the sign-in once the wallet has answered and continues the authorization', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const pkce = newPkce();
     const pending = await pendingAuthorization(browser, pkce);
     const { screen, flow: flowId } = await startWalletSignIn(base, browser, pending);
@@ -202,7 +202,7 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
   });
 
   it('yields the same sub on a later wallet sign-in, in another browser', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const pkce = newPkce();
     const pending = await pendingAuthorization(browser, pkce);
     const { screen, flow: flowId } = await startWalletSignIn(base, browser, pending);
@@ -224,7 +224,7 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
   });
 
   it('ends on the signed-in page when no authorization is pending, and is delivered once', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const { screen, flow: flowId } = await startWalletSignIn(base, browser);
     await aliceWallet.respond(screen.copyText!);
     const binder = browser.jar.get(BINDER)!;
@@ -246,12 +246,12 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
   });
 
   it('refuses a browser without the binder cookie or with another flow’s, and consumes nothing', async () => {
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     const { screen, flow: flowId } = await startWalletSignIn(base, browser);
     await aliceWallet.respond(screen.copyText!);
-    const other = new TestBrowser();
+    const other = new FormBrowser();
     await startWalletSignIn(base, other);
-    const bare = new TestBrowser();
+    const bare = new FormBrowser();
     const refusals = [
       await bare.get(screen.refresh.url),
       await bare.get(`${base}/ui/wallet-login/${flowId}`),
@@ -278,7 +278,7 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
     ];
     const bodies = new Set<string>();
     for (const [wallet, options] of answers) {
-      const browser = new TestBrowser();
+      const browser = new FormBrowser();
       const { screen } = await startWalletSignIn(base, browser);
       expect((await wallet.respond(screen.copyText!, options)).status).toBe(200);
       // An unlinked credential verifies and is shown; the confirmation is refused.
@@ -287,7 +287,7 @@ describe('GET /ui/wallet-login/{handle}/status', () => {
       expect(refused.setCookies).toEqual([]);
       bodies.add(refused.text);
     }
-    const browser = new TestBrowser();
+    const browser = new FormBrowser();
     await startWalletSignIn(base, browser);
     bodies.add((await browser.get(`${base}/ui/wallet-login/${'A'.repeat(43)}/status`)).text);
     expect(bodies.size).toBe(1);
