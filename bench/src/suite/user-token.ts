@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { FormBrowser, parseForms, type BrowserResponse, type HtmlForm } from '@authz/form-browser';
+import {
+  FormBrowser,
+  parseForms,
+  type BrowserResponse,
+  type HtmlForm,
+} from '@authz/shared/testing/form-browser';
 import { basicAuthorization, expectStatus, postJson, type Developer } from './fixtures.js';
 
 /** Never followed: the code is read from the redirect's Location. */

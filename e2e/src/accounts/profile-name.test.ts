@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountCall, signIn } from '../support/accounts.js';
 import { UNAUTHORIZED } from '../support/clients.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import {
   authorizationParameters,
   authorizeUrl,

@@ -8,7 +8,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { adminCall, newAdmin, type Account } from '../support/admin-scenes.js';
 
 // docs/admin-api.md #4 with interface.md 4.3: the sessions an admin ends (disabling, or

@@ -8,7 +8,7 @@ import {
   useCodeFlow,
 } from '../support/code-flow.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 /**
  * An authorization code outlives no session: disabling the account (interface.md 4.15,

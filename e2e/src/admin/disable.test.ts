@@ -15,7 +15,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { call } from '../support/clients.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { INACTIVE, introspect } from '../support/token-management.js';
 import {
   adminCall,

@@ -12,7 +12,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { call } from '../support/clients.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { INACTIVE } from '../support/token-management.js';
 import { requestToken } from '../support/tokens.js';
 import { claimsOf, exchange, introspectAs, registerAgent } from '../support/exchange-helpers.js';

@@ -10,7 +10,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse, type Fields } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse, type Fields } from '@authz/shared/testing/form-browser';
 
 // RFC 6749 4.1.2.1 and interface.md 4.3 through the gateway: what the authorization endpoint does
 // with a request it refuses. Untrusted client or redirect URI: a 400 page, never a redirect.

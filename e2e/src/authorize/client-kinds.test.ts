@@ -12,7 +12,7 @@ import {
   verifyIdToken,
   type AppClient,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // Issue scope: clients of every kind start the code flow — pre-registered ones are covered by
 // code-flow.test.ts; here a dynamically registered (RFC 7591) and a CIMD client, both public,

@@ -18,7 +18,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // interface.md 4.3 and 2.5 end to end through the gateway: a browser walks authorize, the hosted
 // login, resume and consent pages, and the client redeems the code (RFC 6749 4.1, RFC 7636).

@@ -13,7 +13,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
 
 // interface.md 4.6 and 3 through the gateway: consent is asked once per client and scope set, listed
 // and revoked through the cookie-authenticated /consents/ API (docs/decisions.md #17-20).

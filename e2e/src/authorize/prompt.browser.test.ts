@@ -15,7 +15,7 @@ import {
   type Pkce,
   type TestUser,
 } from '../support/code-flow.js';
-import type { Fields } from '@authz/form-browser';
+import type { Fields } from '@authz/shared/testing/form-browser';
 import { basicAuth, requestToken } from '../support/tokens.js';
 
 // OIDC Core 3.1.2.1 prompt and max_age, 3.1.2.2 id_token_hint and 3.1.2.6 errors (extensions

@@ -12,7 +12,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse, type Fields } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse, type Fields } from '@authz/shared/testing/form-browser';
 
 // RFC 9700 section 4.11.2 and docs/authorization.md #19: anyone can register a redirect URI
 // through open registration or a client ID metadata document, so /oauth/authorize shows such a

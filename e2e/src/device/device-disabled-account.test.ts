@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@authz/shared/protocol';
 import { describe, expect, it } from 'vitest';
 import { INVALID_GRANT, newUser, submitLogin, useCodeFlow } from '../support/code-flow.js';
-import { FormBrowser, pageText } from '@authz/form-browser';
+import { FormBrowser, pageText } from '@authz/shared/testing/form-browser';
 import { adminCall, newAdmin, type AdminUserView } from '../support/admin-scenes.js';
 import { decideOnPages, enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 

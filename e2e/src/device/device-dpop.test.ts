@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { clientCredentials, newUser, useCodeFlow, type AppClient } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { basicAuth } from '../support/tokens.js';
 import { introspect } from '../support/token-management.js';
 import { dpopProof, newDpopKey, type DpopKey } from '../support/dpop-proof.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useCodeFlow } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
 import { enterUserCode } from './device-scene.js';
 
 // docs/device-grant.md #4 and RFC 8628 section 5.1: user codes are short, so the gateway limits

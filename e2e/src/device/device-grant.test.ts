@@ -7,7 +7,7 @@ import {
   useCodeFlow,
   verifyIdToken,
 } from '../support/code-flow.js';
-import { FormBrowser, pageText } from '@authz/form-browser';
+import { FormBrowser, pageText } from '@authz/shared/testing/form-browser';
 import { INVALID_CLIENT, verifyAtJwks } from '../support/tokens.js';
 import {
   DEVICE_GRANT,

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@authz/shared/logger';
 import { describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { decideOnPages, enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 
 // docs/conventions.md #10 and docs/device-grant.md #3: through a whole device flow, failures

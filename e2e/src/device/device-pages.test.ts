@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_CSRF, formOf, newUser, submitLogin, useCodeFlow } from '../support/code-flow.js';
-import { FormBrowser, pageText } from '@authz/form-browser';
+import { FormBrowser, pageText } from '@authz/shared/testing/form-browser';
 import {
   DEVICE_GRANT,
   WRONG_USER_CODE_MESSAGE,

@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { requestToken, type TokenResponse } from '../support/tokens.js';
-import type { BrowserResponse, FormBrowser } from '@authz/form-browser';
+import type { BrowserResponse, FormBrowser } from '@authz/shared/testing/form-browser';
 
 // The device authorization grant (interface.md 4.13, RFC 8628) by hand: a device client, its
 // device authorization request, its polls, and the user's way through the /ui/device pages.

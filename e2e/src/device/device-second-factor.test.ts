@@ -9,7 +9,7 @@ import {
   verifyIdToken,
 } from '../support/code-flow.js';
 import { signInTokens } from '../support/admin-scenes.js';
-import { pageText, FormBrowser, type HtmlForm } from '@authz/form-browser';
+import { pageText, FormBrowser, type HtmlForm } from '@authz/shared/testing/form-browser';
 import { verifyAtJwks } from '../support/tokens.js';
 import { ACR_MFA, enrolTotp, totpCode } from '../support/strong-auth-helpers.js';
 import { enterUserCode, newDeviceClient, pollDevice, startDevice } from './device-scene.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
 import { adminCall, newAdmin } from '../support/admin-scenes.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { DEVICE_GRANT, decideOnPages, newDeviceClient, pollDevice, startDevice } from './device-scene.js';
 
 /**

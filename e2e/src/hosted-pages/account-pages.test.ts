@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_PASSWORD, accountCall, signIn, signUp } from '../support/accounts.js';
 import { INVALID_CSRF, formOf, submitLogin } from '../support/code-flow.js';
-import { parseForms, FormBrowser, type BrowserResponse } from '@authz/form-browser';
+import { parseForms, FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
 import { useSuite } from '../support/use-suite.js';
 
 // interface.md 4.10 pages over plain HTTP, where a browser would hide the answers: the CSRF and

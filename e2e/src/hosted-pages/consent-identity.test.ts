@@ -12,7 +12,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { pageText, FormBrowser } from '@authz/form-browser';
+import { pageText, FormBrowser } from '@authz/shared/testing/form-browser';
 import { registerClient } from '../support/exchange-helpers.js';
 
 // The consent screen says who is asking in more than the client's own words (docs/hosted-pages.md

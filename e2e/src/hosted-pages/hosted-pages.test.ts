@@ -15,7 +15,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse, type Fields } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse, type Fields } from '@authz/shared/testing/form-browser';
 
 // interface.md 4.5, docs/decisions.md #17-19 and docs/contract.md "Hosted pages" through the gateway: the
 // session cookie, CSRF on both forms, the single-use resume handle and the page headers.

@@ -11,7 +11,7 @@ import {
   useCodeFlow,
   type TestUser,
 } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
 
 // interface.md 8 through the gateway: the hosted sign-in shares the per-IP and per-account budgets of
 // POST /auth/login (docs/gateway-routes.md #2). A trusted proxy names the client IP, so one

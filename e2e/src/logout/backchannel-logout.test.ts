@@ -14,7 +14,7 @@ import {
 } from '../support/code-flow.js';
 import { LogoutReceiver } from '../support/logout-receiver.js';
 import { metricValue } from '../support/metrics.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // interface.md 4.3, OpenID Connect Back-Channel Logout 1.0: every session end reaches every client
 // authorized in the session as a logout token POSTed to its loopback receiver

@@ -17,7 +17,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
 
 // interface.md 4.3, OpenID Connect RP-Initiated Logout 1.0: GET/POST /oauth/logout, driven with
 // openid-client building the end-session URL from discovery, and a cookie-keeping browser.

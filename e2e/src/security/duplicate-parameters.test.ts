@@ -6,7 +6,7 @@ import {
   redeemCode,
   useCodeFlow,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { basicAuth } from '../support/tokens.js';
 
 // RFC 6749 3.1 / 3.2 ("parameters MUST NOT be included more than once") at introspection and

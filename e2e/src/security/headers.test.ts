@@ -10,7 +10,7 @@ import {
   redeemCode,
   useCodeFlow,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { basicAuth, machineClient, newClient } from '../support/tokens.js';
 
 // docs/security.md "Headers": every kind of response, each as a browser behind our TLS proxy

@@ -15,7 +15,7 @@ import {
   type CodeFlowContext,
   type TestUser,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { call } from '../support/clients.js';
 import { machineClient, newClient } from '../support/tokens.js';
 import { hostileRequests, type HostileRequest, type RouteSpec } from './hostile-requests.js';

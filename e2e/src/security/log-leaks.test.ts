@@ -12,7 +12,7 @@ import {
   useCodeFlow,
   verifyEmail,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { call } from '../support/clients.js';
 import { basicAuth, machineClient, newClient } from '../support/tokens.js';
 

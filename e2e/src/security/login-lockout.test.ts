@@ -10,7 +10,7 @@ import {
   useCodeFlow,
   type TestUser,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // docs/security.md #5: the account budget of interface.md 8 slows guessing from many addresses, yet
 // nobody can spend it to lock the owner out of an address they signed in from. A trusted

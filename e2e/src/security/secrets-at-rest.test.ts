@@ -10,7 +10,7 @@ import {
   refresh,
   useCodeFlow,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { call } from '../support/clients.js';
 import { machineClient, newClient } from '../support/tokens.js';
 

@@ -11,7 +11,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { pageText, FormBrowser } from '@authz/form-browser';
+import { pageText, FormBrowser } from '@authz/shared/testing/form-browser';
 import { dpopProof, newDpopKey } from '../support/dpop-proof.js';
 
 /**

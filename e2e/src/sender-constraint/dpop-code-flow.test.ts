@@ -11,7 +11,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { requestToken } from '../support/tokens.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { dpopProof, newDpopKey } from '../support/dpop-proof.js';
 
 /**

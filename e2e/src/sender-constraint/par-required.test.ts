@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationParameters, newAppClient, useCodeFlow } from '../support/code-flow.js';
 import { basicAuth } from '../support/tokens.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 /** REQUIRE_PAR=true (RFC 9126 section 5, docs/par-and-dpop.md #4): every client must push. */
 const flow = useCodeFlow({}, { REQUIRE_PAR: 'true' });

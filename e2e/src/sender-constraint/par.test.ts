@@ -12,7 +12,7 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { basicAuth, INVALID_CLIENT, type FormField } from '../support/tokens.js';
-import { FormBrowser, type BrowserResponse } from '@authz/form-browser';
+import { FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
 
 /** RFC 9126 pushed authorization requests (interface.md 4.12). */
 const flow = useCodeFlow();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_CSRF } from '../support/code-flow.js';
-import { parseForms, FormBrowser, type Fields } from '@authz/form-browser';
+import { parseForms, FormBrowser, type Fields } from '@authz/shared/testing/form-browser';
 import { useSuite } from '../support/use-suite.js';
 
 // docs/strong-authentication.md #16, #18: what the passkey routes refuse without a browser's

@@ -15,7 +15,12 @@ import {
   type AppClient,
 } from '../support/code-flow.js';
 import { basicAuth } from '../support/tokens.js';
-import { pageText, FormBrowser, type BrowserResponse, type HtmlForm } from '@authz/form-browser';
+import {
+  pageText,
+  FormBrowser,
+  type BrowserResponse,
+  type HtmlForm,
+} from '@authz/shared/testing/form-browser';
 import { ACR_MFA, totpCode } from '../support/strong-auth-helpers.js';
 
 // docs/interface.md 4.11 on the hosted pages: an authenticator app set up from /ui/account, the

@@ -13,7 +13,7 @@ import {
   type BrowserResponse,
   type Fields,
   type HtmlForm,
-} from '@authz/form-browser';
+} from '@authz/shared/testing/form-browser';
 
 /** HTTP helpers of the authorization code flow tests (interface.md 4.3, 4.5, 4.6). */
 export const REDIRECT_URI = 'https://app.example/callback';

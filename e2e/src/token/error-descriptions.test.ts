@@ -15,7 +15,7 @@ import {
   clientCredentials,
 } from '../support/code-flow.js';
 import { requestToken } from '../support/tokens.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // docs/errors.md "What a client is told": the invalid_grant and invalid_token cases a client can
 // act on say what went wrong; the ones that would help someone without the credential stay bare.

@@ -11,7 +11,7 @@ import {
   useCodeFlow,
   type AppClient,
 } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // docs/tokens.md #34: a client registered with id_token_signed_response_alg RS256 gets RS256 ID
 // tokens, which a relying party library configured for RS256 verifies against the JWKS; its

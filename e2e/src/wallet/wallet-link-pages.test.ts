@@ -9,7 +9,7 @@ import {
   useCodeFlow,
   type TestUser,
 } from '../support/code-flow.js';
-import { parseForms, FormBrowser } from '@authz/form-browser';
+import { parseForms, FormBrowser } from '@authz/shared/testing/form-browser';
 import { postForm, TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { confirmOnPage, signInWithPassword, startWalletLink } from './wallet-page-flows.js';

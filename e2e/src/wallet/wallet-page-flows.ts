@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { formOf, submitLogin, type TestUser } from '../support/code-flow.js';
-import type { BrowserResponse, FormBrowser } from '@authz/form-browser';
+import type { BrowserResponse, FormBrowser } from '@authz/shared/testing/form-browser';
 import type { TestWallet } from '../support/test-wallet.js';
 import { handleOf, readWaitingScreen, type WaitingScreen } from './wallet-page-reader.js';
 

@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { expect } from 'vitest';
-import type { BrowserResponse } from '@authz/form-browser';
+import type { BrowserResponse } from '@authz/shared/testing/form-browser';
 
 /** What a wallet waiting screen shows (consent-ui wallet-waiting-page.ts), read from its HTML. */
 export interface WaitingScreen {

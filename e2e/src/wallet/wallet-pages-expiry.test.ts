@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, useCodeFlow } from '../support/code-flow.js';
-import { FormBrowser } from '@authz/form-browser';
+import { FormBrowser } from '@authz/shared/testing/form-browser';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import { signInWithPassword, startWalletLink, startWalletSignIn } from './wallet-page-flows.js';
 import { headingOf } from './wallet-page-reader.js';

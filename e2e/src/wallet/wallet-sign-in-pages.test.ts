@@ -13,7 +13,7 @@ import {
   type AppClient,
   type TestUser,
 } from '../support/code-flow.js';
-import { parseForms, FormBrowser } from '@authz/form-browser';
+import { parseForms, FormBrowser } from '@authz/shared/testing/form-browser';
 import { TestWallet } from '../support/test-wallet.js';
 import { createWalletFixture } from '../support/wallet-test-setup.js';
 import {
