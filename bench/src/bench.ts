@@ -61,8 +61,9 @@ export async function runBench(env: BenchEnv, signal: AbortSignal, teardown: Tea
   const run: Run = { env, signal, teardown, profileDir: undefined, outcomes: [], tokenScenarios: {} };
   try {
     await checkPortsFree(env);
+    const pace = env.rate === undefined ? 'each sending as soon as answered' : `${env.rate} req/s offered`;
     print(
-      `bench: ${env.connections} connections, ${env.rate === undefined ? 'each sending as soon as answered' : `${env.rate} req/s offered`}, ${env.warmupSeconds} s warm-up + ${env.durationSeconds} s ` +
+      `bench: ${env.connections} connections, ${pace}, ${env.warmupSeconds} s warm-up + ${env.durationSeconds} s ` +
         `per scenario, ${env.oauthReplicas} oauth replica(s), Node ${process.version}, the load generator on the same machine, ` +
         `load average ${loadavg()[0]!.toFixed(2)} before starting`,
     );
