@@ -23,7 +23,7 @@ export function withAuthenticationCache(
           return clients.authenticateClient(credentials);
         });
       } finally {
-        lookups.labels(result).inc();
+        lookups.count(result);
       }
     },
     recordClientUsage: (uses) => clients.recordClientUsage(uses),

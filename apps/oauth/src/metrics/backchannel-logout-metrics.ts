@@ -1,8 +1,8 @@
-import type { Counter, Registry } from 'prom-client';
-import { counterByLabel } from './counter-by-label.js';
+import type { Registry } from 'prom-client';
+import { counterByLabel, type CountsByLabel } from './counter-by-label.js';
 import type { BackchannelOutcome } from '../protocol/session-end/backchannel-port.js';
 
-export type BackchannelLogoutDeliveries = Counter<'outcome'>;
+export type BackchannelLogoutDeliveries = CountsByLabel<BackchannelOutcome>;
 
 /**
  * `backchannel_logout_deliveries_total{outcome}`: every delivery attempt of a logout token by

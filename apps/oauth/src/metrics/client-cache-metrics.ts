@@ -1,5 +1,5 @@
-import type { Counter, Registry } from 'prom-client';
-import { counterByLabel } from './counter-by-label.js';
+import type { Registry } from 'prom-client';
+import { counterByLabel, type CountsByLabel } from './counter-by-label.js';
 
 /**
  * How a client authentication was answered: `hit` from the cache; `miss` by the clients
@@ -10,7 +10,7 @@ import { counterByLabel } from './counter-by-label.js';
  */
 export type ClientCacheResult = 'hit' | 'miss' | 'assertion' | 'unsubscribed';
 
-export type ClientCacheLookups = Counter<'result'>;
+export type ClientCacheLookups = CountsByLabel<ClientCacheResult>;
 
 /** `client_cache_lookups_total{result}`, every result exported from the start at zero. */
 export function createClientCacheLookups(registry: Registry): ClientCacheLookups {

@@ -1,10 +1,10 @@
-import type { Counter, Registry } from 'prom-client';
-import { counterByLabel } from './counter-by-label.js';
+import type { Registry } from 'prom-client';
+import { counterByLabel, type CountsByLabel } from './counter-by-label.js';
 
 /** How a profile read was answered: from memory, by identity then kept, by identity while the cache is bypassed. */
 export type UserProfileLookup = 'hit' | 'miss' | 'unsubscribed';
 
-export type UserProfileLookups = Counter<'result'>;
+export type UserProfileLookups = CountsByLabel<UserProfileLookup>;
 
 /**
  * `user_profile_cache_lookups_total{result}`: GetUser answered from the cache (`hit`), by

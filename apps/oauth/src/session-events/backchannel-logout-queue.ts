@@ -110,16 +110,16 @@ async function processDelivery(
   const log = options.log.child({ clientId: job.data.clientId, attempt: job.attemptsMade + 1 });
   try {
     await deliverLogoutToken(deps, job.data);
-    options.deliveries.labels('delivered').inc();
+    options.deliveries.count('delivered');
   } catch (error) {
     if (error instanceof FinalDeliveryError) {
-      options.deliveries.labels(error.outcome).inc();
+      options.deliveries.count(error.outcome);
       log.warn({ outcome: error.outcome, reason: error.message }, 'back-channel logout not delivered');
       throw new UnrecoverableError(error.message);
     }
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const outcome = last ? 'failed' : 'retried';
-    options.deliveries.labels(outcome).inc();
+    options.deliveries.count(outcome);
     log.warn({ outcome, reason: (error as Error).message }, 'back-channel logout delivery failed');
     throw error;
   }

@@ -25,7 +25,7 @@ export function withUserProfileCache(
           return identity.getUser(userId);
         });
       } finally {
-        lookups.labels(result).inc();
+        lookups.count(result);
       }
     },
   };
