@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_GRANT } from '../support/code-flow.js';
+import { withAlteredSignature } from '../support/tokens.js';
 import {
   describedError,
   exchange,
@@ -24,9 +25,7 @@ describe('the receiver refuses (invalid_grant, nothing said)', () => {
 
   it('a bad signature', async () => {
     const genuine = (await requestIdJag(scene.app, scene.aliceToken)).body.access_token as string;
-    const [header, payload, signature] = genuine.split('.');
-    const flipped = `${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
-    await refused(`${header}.${payload}.${flipped}`);
+    await refused(withAlteredSignature(genuine));
     // Signed by a trusted key, but not the one of the issuer it names.
     await refused(partnerAssertion({ iss: idp.suite.baseUrl }));
   });

@@ -18,6 +18,7 @@ import {
   type TestUser,
 } from '../support/code-flow.js';
 import { FormBrowser, type BrowserResponse } from '@authz/shared/testing/form-browser';
+import { withAlteredSignature } from '../support/tokens.js';
 
 // interface.md 4.3, OpenID Connect RP-Initiated Logout 1.0: GET/POST /oauth/logout, driven with
 // openid-client building the end-session URL from discovery, and a cookie-keeping browser.
@@ -163,7 +164,7 @@ describe('refusals: never a redirect to an unchecked URI', () => {
 
   it('an id_token_hint that is not an ID token of this server is the error page', async () => {
     const session = await signedIn();
-    for (const hint of [session.accessToken, `${session.idToken.slice(0, -2)}AA`, 'not.a.jwt']) {
+    for (const hint of [session.accessToken, withAlteredSignature(session.idToken), 'not.a.jwt']) {
       const response = await session.browser.get(
         `${flow.suite.baseUrl}/oauth/logout?${new URLSearchParams({ id_token_hint: hint, post_logout_redirect_uri: LOGGED_OUT })}`,
       );

@@ -73,3 +73,13 @@ export async function waitForLastUsedAt(suite: Suite, token: string, path: strin
     { timeout: 10_000, interval: 50 },
   );
 }
+
+/**
+ * The same JWS with its signature's first character changed, so the first signature byte always
+ * differs. Replacing the last characters instead is unreliable: the final base64url character
+ * carries padding bits, and a signature that already ends in the replacement stays valid.
+ */
+export function withAlteredSignature(jws: string): string {
+  const [header, payload, signature] = jws.split('.');
+  return `${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
+}
