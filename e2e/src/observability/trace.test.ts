@@ -2,6 +2,7 @@ import { startTelemetry, type Telemetry } from '@authz/shared/telemetry';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { accountCall, signUp } from '../support/accounts.js';
 import { newDeveloper } from '../support/clients.js';
 import { introspect } from '../support/token-management.js';
 import { basicAuth, machineClient, newClient, requestToken } from '../support/tokens.js';
@@ -151,5 +152,26 @@ describe('tracing through the suite', () => {
     expect(said).not.toContain(jti);
     expect(said).not.toContain(accessToken.split('.')[1]);
     expect(said).not.toContain(client.clientSecret);
+  });
+
+  it('a first-party sign-in carries the request id from oauth into identity', async () => {
+    const user = await signUp(context.suite, 'trace');
+    const response = await accountCall(context.suite, 'POST', '/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id')!;
+
+    const { named } = await traceOf('gateway.POST /auth/login', requestId);
+    const login = named('oauth.TokenService/LoginFirstParty');
+    const checkCall = named('oauth.IdentityService/CheckCredentials');
+    expectChild(checkCall, login, SpanKind.CLIENT);
+    const check = named('identity.IdentityService/CheckCredentials');
+    expectChild(check, checkCall, SpanKind.SERVER);
+    for (const span of [login, checkCall, check]) {
+      expect(span.attributes['request.id'], span.name).toBe(requestId);
+    }
+    const said = everythingSaid([login, checkCall, check]);
+    expect(said).not.toContain(user.password);
   });
 });
