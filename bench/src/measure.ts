@@ -16,14 +16,21 @@ export async function measure(
     return { scenario: scenario.name, server, skipped };
   }
   const { connections, rate } = env;
-  await runLoad(scenario.target, { connections, rate, durationSeconds: env.warmupSeconds }, signal);
+  const warmUp = await runLoad(
+    scenario.target,
+    { connections, rate, durationSeconds: env.warmupSeconds },
+    signal,
+  );
+  // Twice the warm-up's pace: the window may run faster than the warm-up did.
+  scenario.beforeWindow?.(Math.ceil(2 * (rate ?? warmUp.requestsPerSecond) * env.durationSeconds));
   const result = await runLoad(
     scenario.target,
     { connections, rate, durationSeconds: env.durationSeconds },
     signal,
   );
   signal.throwIfAborted();
-  print(`${scenario.name} (${server}): ${describe(result)}`);
+  const note = scenario.describeWindow?.();
+  print(`${scenario.name} (${server}): ${describe(result)}${note ? `; ${note}` : ''}`);
   return { scenario: scenario.name, server, result };
 }
 

@@ -11,6 +11,10 @@ export interface Scenario {
   notReadyReason?: (status: number) => string | undefined;
   /** Run once before the probe (the DPoP scenario learns the server's nonce). */
   prepare?: () => Promise<void>;
+  /** Run between the warm-up and the measured window, which is expected to send about `requests`. */
+  beforeWindow?: (requests: number) => void;
+  /** What the scenario adds to the measured window's figures (printed after them). */
+  describeWindow?: () => string;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -29,7 +33,8 @@ export function clientCredentials(tokenUrl: string, authorization: string): Scen
 
 /**
  * The client_credentials load with a fresh DPoP proof per request (RFC 9449, docs/performance.md
- * "DPoP"): the cost of proof verification, the jti replay claim in Redis and the nonce.
+ * "DPoP"): the cost of proof verification, the jti replay claim in Redis and the nonce. The
+ * measured window's proofs are signed before it, as clients on other machines would sign them.
  */
 export function clientCredentialsDpop(tokenUrl: string, authorization: string): Scenario {
   const signer = new DpopSigner('POST', tokenUrl);
@@ -51,6 +56,11 @@ export function clientCredentialsDpop(tokenUrl: string, authorization: string): 
       });
       await response.arrayBuffer();
       signer.observe(response.headers.get('dpop-nonce'));
+    },
+    beforeWindow: (requests) => signer.signAhead(requests),
+    describeWindow: () => {
+      const { total, signedAhead } = signer.usage();
+      return `DPoP proofs: ${signedAhead} of ${total} signed before the window, ${total - signedAhead} during it`;
     },
   };
 }

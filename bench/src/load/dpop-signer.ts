@@ -5,10 +5,20 @@ import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:cryp
  * node:crypto) because autocannon builds each request synchronously: every request needs a
  * proof of its own (the server refuses a replayed jti). The server's nonce (section 8) is kept
  * from the answers that carry it.
+ *
+ * Proofs can be signed ahead of the measured window (`signAhead`): a DPoP client signs on its
+ * own machine, so the load generator's signatures should not take the cores the servers are
+ * measured on (docs/performance.md "DPoP"). A proof signed ahead stays acceptable for the
+ * window: its iat is within the server's 60 s and its nonce is this or the previous nonce
+ * window's (docs/par-and-dpop.md #9). When the stock runs out, proofs are signed as needed.
  */
 export class DpopSigner {
   private readonly privateKey: KeyObject;
   private readonly header: string;
+  private ahead: string[] = [];
+  /** Proofs handed out since the last `signAhead`, and how many of them were signed then. */
+  private handedOut = 0;
+  private handedOutAhead = 0;
   nonce = '';
 
   constructor(
@@ -22,6 +32,31 @@ export class DpopSigner {
   }
 
   proof(): string {
+    this.handedOut += 1;
+    const signed = this.ahead.pop();
+    if (signed === undefined) return this.signed();
+    this.handedOutAhead += 1;
+    return signed;
+  }
+
+  /** Signs `count` proofs now, with the nonce known now; they are handed out before any new one. */
+  signAhead(count: number): void {
+    this.ahead = Array.from({ length: count }, () => this.signed());
+    this.handedOut = 0;
+    this.handedOutAhead = 0;
+  }
+
+  /** What `proof()` handed out since the last `signAhead`: `{ total, signedAhead }`. */
+  usage(): { total: number; signedAhead: number } {
+    return { total: this.handedOut, signedAhead: this.handedOutAhead };
+  }
+
+  /** Learns the nonce from a DPoP-Nonce header, when the answer has one. */
+  observe(nonce: string | null | undefined): void {
+    if (nonce) this.nonce = nonce;
+  }
+
+  private signed(): string {
     const payload = encode({
       jti: randomUUID(),
       htm: this.method,
@@ -31,11 +66,6 @@ export class DpopSigner {
     });
     const input = `${this.header}.${payload}`;
     return `${input}.${sign(null, Buffer.from(input), this.privateKey).toString('base64url')}`;
-  }
-
-  /** Learns the nonce from a DPoP-Nonce header, when the answer has one. */
-  observe(nonce: string | null | undefined): void {
-    if (nonce) this.nonce = nonce;
   }
 }
 
