@@ -1,5 +1,6 @@
 import { RateLimitedError } from '@authz/shared/errors';
 import type { Logger } from '@authz/shared/logger';
+import { outsideTraces } from '@authz/shared/telemetry/spans';
 import type { Redis } from 'ioredis';
 import type { ClientRequestBudget } from '../protocol/client-authentication/client-request-budget.js';
 
@@ -65,9 +66,9 @@ export class RedisClientRequestBudget implements ClientRequestBudget {
       });
     }
     state.pending += 1;
-    this.flushing ??= setTimeout(
-      () => void this.flush(),
-      this.settings.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS,
+    // The flush writes every client's counts, so it belongs to no request's trace.
+    this.flushing ??= outsideTraces(() =>
+      setTimeout(() => void this.flush(), this.settings.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS),
     );
     // Never holds the process open: unflushed counts of a stopping replica are not worth a wait.
     this.flushing.unref();
