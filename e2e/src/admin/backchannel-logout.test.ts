@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await receiver?.stop();
+  await receiver?.close();
 });
 
 async function signedInSession() {

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await receiver?.stop();
+  await receiver?.close();
 });
 
 const userInfo = (accessToken: string) =>

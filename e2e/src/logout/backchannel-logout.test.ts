@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await receiver?.stop();
+  await receiver?.close();
   await sql?.end();
 });
 
@@ -150,7 +150,7 @@ describe('delivery', () => {
     const [deliveredBefore, retriedBefore] = [await metric('delivered'), await metric('retried')];
     const session = await signedIn();
     const before = receiver.tokens.length;
-    await receiver.stop();
+    receiver.stop();
     const response = await fetch(
       `${flow.suite.baseUrl}/oauth/logout?${new URLSearchParams({ id_token_hint: session.idToken })}`,
       { redirect: 'manual' },
@@ -158,7 +158,7 @@ describe('delivery', () => {
     // Never blocking the user: the logout answered while the receiver was unreachable.
     expect(response.status).toBe(302);
     await expect.poll(() => metric('retried'), { timeout: 10_000 }).toBeGreaterThan(retriedBefore);
-    await receiver.resume();
+    receiver.resume();
     await expectLogoutToken(await receiver.waitForToken(before, 20_000), session);
     expect(await metric('delivered')).toBeGreaterThan(deliveredBefore);
   });

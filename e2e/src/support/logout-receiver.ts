@@ -1,25 +1,33 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A relying party's back-channel logout endpoint on loopback (OIDC Back-Channel Logout 1.0
- * section 2.5): it keeps every `logout_token` POSTed to it and answers 200. It can be stopped
- * (connections refused) and started again on the same port, as a receiver that was down.
+ * section 2.5): it keeps every `logout_token` POSTed to it and answers 200. It can be taken
+ * down (`stop`: every connection is reset) and brought back (`resume`) as a receiver that was
+ * unreachable for a while. The port stays bound throughout, so no other process can take it
+ * while the receiver is down.
  */
 export class LogoutReceiver {
   readonly tokens: string[] = [];
-  private server: Server | undefined;
+  private down = false;
 
-  private constructor(readonly port: number) {}
+  private constructor(private readonly server: Server) {
+    server.on('connection', (socket) => {
+      if (this.down) socket.destroy();
+    });
+  }
 
   static async start(): Promise<LogoutReceiver> {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const receiver = new LogoutReceiver(port);
-    await receiver.resume();
+    const receiver = new LogoutReceiver(
+      createServer((request, response) => receiver.receive(request, response)),
+    );
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   get uri(): string {
@@ -36,31 +44,34 @@ export class LogoutReceiver {
     return this.tokens[count]!;
   }
 
-  async resume(): Promise<void> {
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-        const token = form.get('logout_token');
-        const accepted =
-          request.method === 'POST' &&
-          request.url === '/backchannel-logout' &&
-          request.headers['content-type'] === 'application/x-www-form-urlencoded' &&
-          token !== null;
-        if (accepted) this.tokens.push(token);
-        response.writeHead(accepted ? 200 : 400, { 'cache-control': 'no-store' }).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.server = server;
+  /** Unreachable from now on: open connections are cut and new ones reset. */
+  stop(): void {
+    this.down = true;
+    this.server.closeAllConnections();
   }
 
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  resume(): void {
+    this.down = false;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private receive(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const token = form.get('logout_token');
+      const accepted =
+        request.method === 'POST' &&
+        request.url === '/backchannel-logout' &&
+        request.headers['content-type'] === 'application/x-www-form-urlencoded' &&
+        token !== null;
+      if (accepted) this.tokens.push(token);
+      response.writeHead(accepted ? 200 : 400, { 'cache-control': 'no-store' }).end();
+    });
   }
 }
