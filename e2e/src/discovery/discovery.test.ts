@@ -137,9 +137,14 @@ describe('the JWKS, served from the gateway', () => {
   it(`asks oauth at most once per ${JWKS_CACHE_MS} ms, however many callers (docs/tokens.md #8)`, async () => {
     await new Promise((resolve) => setTimeout(resolve, JWKS_CACHE_MS + 50));
     const before = await jwksCalls();
+    const startedAt = Date.now();
     const bodies = await Promise.all(Array.from({ length: 10 }, jwks));
     for (let again = 0; again < 3; again += 1) bodies.push(await jwks());
-    expect(await jwksCalls()).toBe(before + 1);
+    // One call, and one more per cache lifetime the thirteen requests outlasted (a slow machine).
+    const lifetimes = Math.floor((Date.now() - startedAt) / JWKS_CACHE_MS);
+    const calls = (await jwksCalls()) - before;
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThanOrEqual(1 + lifetimes);
     expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
     // docs/tokens.md #34: the Ed25519 key and the RSA key of RS256 ID tokens.
     expect(bodies[0]).toEqual({

@@ -20,15 +20,18 @@ beforeAll(async () => {
 });
 afterAll(() => fixture.removeFiles());
 
-/** Until the flow started at `startedAt` has expired: its one-second life, with a margin. */
-const pastExpiry = (startedAt: number) => sleep(Math.max(0, startedAt + 1_200 - Date.now()));
+/**
+ * Until a flow whose start answered at `answeredAt` has expired: it was created before that
+ * answer, so its one-second life ends before `answeredAt` + 1 s; 100 ms more is the margin.
+ */
+const pastExpiry = (answeredAt: number) => sleep(Math.max(0, answeredAt + 1_100 - Date.now()));
 
 describe('an expired wallet flow', () => {
   it('is the expired status on the link page, and its cookies lived as long as the flow', async () => {
-    const startedAt = Date.now();
     const { page, screen } = await startWalletLink(base, browser);
+    const answeredAt = Date.now();
     for (const cookie of page.setCookies) expect(cookie).toMatch(/; Max-Age=1$/);
-    await pastExpiry(startedAt);
+    await pastExpiry(answeredAt);
     const expired = await browser.get(screen.refresh.url);
     expect(expired.status).toBe(200);
     expect(headingOf(expired)).toBe('Request expired');
@@ -39,9 +42,9 @@ describe('an expired wallet flow', () => {
 
   it('is the uniform refusal on the sign-in poll', async () => {
     const signIn = new FormBrowser();
-    const startedAt = Date.now();
     const { screen } = await startWalletSignIn(base, signIn);
-    await pastExpiry(startedAt);
+    const answeredAt = Date.now();
+    await pastExpiry(answeredAt);
     const refused = await signIn.get(screen.refresh.url);
     expect(refused.status).toBe(400);
     expect(headingOf(refused)).toBe('This wallet request cannot be used');
