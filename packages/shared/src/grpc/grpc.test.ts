@@ -74,7 +74,8 @@ describe('grpc adapter', () => {
       });
     const failure = await channel
       .service(HealthService)
-      .check({}, { timeoutMs: 50 })
+      // Long enough for the handler to have started on a loaded machine, short beside its 2 s.
+      .check({}, { timeoutMs: 300 })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamTimeoutError);
     expect(failure).toMatchObject({
