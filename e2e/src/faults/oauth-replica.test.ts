@@ -76,8 +76,8 @@ it('spreads the token load over both replicas', SLOW, async () => {
   expect(countStatuses(answers)).toEqual({ 200: 100 });
   const fromB = answers.filter((answer) => expiresIn(answer) === FROM_B).length;
   // Round robin: about half each; far from all-or-nothing either way.
-  expect(fromB).toBeGreaterThan(20);
-  expect(fromB).toBeLessThan(80);
+  expect(fromB).toBeGreaterThan(10);
+  expect(fromB).toBeLessThan(90);
 });
 
 it('loses no request when a replica is stopped gracefully (SIGTERM) under load', SLOW, async () => {

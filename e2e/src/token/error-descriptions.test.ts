@@ -19,8 +19,9 @@ import { FormBrowser } from '@authz/shared/testing/form-browser';
 
 // docs/errors.md "What a client is told": the invalid_grant and invalid_token cases a client can
 // act on say what went wrong; the ones that would help someone without the credential stay bare.
-// Access tokens live 2 s here, so one can be seen to expire.
-const flow = useCodeFlow({}, { ACCESS_TOKEN_TTL: '2' });
+// Access tokens live 4 s here, so one can be seen to expire, while the developer token that
+// creates the clients below outlives their creation on a loaded machine.
+const flow = useCodeFlow({}, { ACCESS_TOKEN_TTL: '4' });
 let sql: pg.Client;
 // The developer token that creates clients expires with the others: every client up front.
 let clients: AppClient[];
@@ -97,8 +98,8 @@ describe('invalid_token at UserInfo (RFC 6750 section 3.1)', () => {
     const client = clients[3]!;
     const result = await completeAuthorization(flow, new FormBrowser(), await newUser(flow), { client });
     const tokens = await redeemCode(flow, client, result.code!, result.verifier);
-    expect(tokens.body.expires_in).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    expect(tokens.body.expires_in).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
     const response = await fetch(`${flow.suite.baseUrl}/oauth/userinfo`, {
       headers: { authorization: `Bearer ${tokens.body.access_token as string}` },
     });
