@@ -21,8 +21,10 @@ export async function measure(
     { connections, rate, durationSeconds: env.warmupSeconds },
     signal,
   );
-  // Twice the warm-up's pace: the window may run faster than the warm-up did.
-  scenario.beforeWindow?.(Math.ceil(2 * (rate ?? warmUp.requestsPerSecond) * env.durationSeconds));
+  scenario.beforeWindow?.({
+    requestsPerSecond: rate ?? warmUp.requestsPerSecond,
+    durationSeconds: env.durationSeconds,
+  });
   const result = await runLoad(
     scenario.target,
     { connections, rate, durationSeconds: env.durationSeconds },

@@ -1,6 +1,6 @@
 import type { LoadTarget } from './load/run-load.js';
 import { SCENARIO_NAMES, type ScenarioName } from './scenario-names.js';
-import { DpopSigner } from './load/dpop-signer.js';
+import { DpopSigner, SIGNED_AHEAD_LIFETIME_MS } from './load/dpop-signer.js';
 import { CLIENT_CREDENTIALS_BODY, type MachineClient } from './suite/fixtures.js';
 import type { UserToken } from './suite/user-token.js';
 
@@ -11,8 +11,8 @@ export interface Scenario {
   notReadyReason?: (status: number) => string | undefined;
   /** Run once before the probe (the DPoP scenario learns the server's nonce). */
   prepare?: () => Promise<void>;
-  /** Run between the warm-up and the measured window, which is expected to send about `requests`. */
-  beforeWindow?: (requests: number) => void;
+  /** Run between the warm-up and the measured window, with the pace the warm-up reached. */
+  beforeWindow?: (window: { requestsPerSecond: number; durationSeconds: number }) => void;
   /** What the scenario adds to the measured window's figures (printed after them). */
   describeWindow?: () => string;
 }
@@ -57,7 +57,11 @@ export function clientCredentialsDpop(tokenUrl: string, authorization: string): 
       await response.arrayBuffer();
       signer.observe(response.headers.get('dpop-nonce'));
     },
-    beforeWindow: (requests) => signer.signAhead(requests),
+    // Twice the warm-up's pace (the window may run faster), for as long as proofs stay fresh.
+    beforeWindow: ({ requestsPerSecond, durationSeconds }) =>
+      signer.signAhead(
+        Math.ceil(2 * requestsPerSecond * Math.min(durationSeconds, SIGNED_AHEAD_LIFETIME_MS / 1000)),
+      ),
     describeWindow: () => {
       const { total, signedAhead } = signer.usage();
       return `DPoP proofs: ${signedAhead} of ${total} signed before the window, ${total - signedAhead} during it`;

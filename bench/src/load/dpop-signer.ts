@@ -5,7 +5,7 @@ import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:cryp
  * (docs/par-and-dpop.md #6); 45 s leaves room for the request's own time. A longer window
  * signs the rest as it goes.
  */
-const SIGNED_AHEAD_LIFETIME_MS = 45_000;
+export const SIGNED_AHEAD_LIFETIME_MS = 45_000;
 
 /**
  * RFC 9449 section 4.2 proofs for the DPoP scenario, signed synchronously (Ed25519 through
