@@ -158,3 +158,4 @@ export async function buildOAuthApp({ env, logger }: OAuthDeps): Promise<OAuthAp
 
 export { loadOAuthEnv, type OAuthEnv } from './config/env.js';
 export { FIRST_PARTY_CLIENT_ID } from './protocol/first-party/first-party-client.js';
+export { DPOP_NONCE_WINDOW_SECONDS } from './protocol/dpop/dpop-nonce.js';

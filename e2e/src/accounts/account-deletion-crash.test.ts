@@ -16,8 +16,8 @@ import { useSuite } from '../support/use-suite.js';
 // docs/identity.md #19: an account deletion interrupted halfway is finished by oauth's sweeper.
 // The crash is simulated by running only the first step (identity marks the account deleting
 // and ends its sessions) and never the rest, as if the orchestrating oauth replica had died
-// right after it. The sweeper looks every 250 ms at deletions begun over 10 s ago: long enough for the halfway state
-// to be looked at on a loaded machine before the sweeper finishes it.
+// right after it. The sweeper looks every 250 ms at deletions begun over 10 s ago: long enough
+// for the halfway state to be looked at on a loaded machine before the sweeper finishes it.
 const context = useSuite({
   serviceEnv: { ACCOUNT_DELETION_SWEEP_INTERVAL_MS: '250', ACCOUNT_DELETION_GRACE_MS: '10000' },
 });

@@ -1,3 +1,4 @@
+import { DPOP_NONCE_WINDOW_SECONDS } from '@authz/oauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newDeveloper } from '../support/clients.js';
 import { authorizationParameters, newAppClient, useCodeFlow } from '../support/code-flow.js';
@@ -12,8 +13,8 @@ import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from '../suppo
 const flow = useCodeFlow();
 const ALGS = 'algs="EdDSA Ed25519 ES256 RS256 PS256"';
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
-/** The server's nonce changes when the clock enters a new 300 s window (five minutes, docs/par-and-dpop.md #9). */
-const nonceWindow = () => Math.floor(Date.now() / 300_000);
+/** The server's nonce changes when the clock enters a new window (docs/par-and-dpop.md #9). */
+const nonceWindow = () => Math.floor(Date.now() / 1000 / DPOP_NONCE_WINDOW_SECONDS);
 
 /** `later` repeats `earlier`, handed out in `windowOfEarlier`; a fresh nonce once the window turned. */
 function expectSameNonce(later: string | null, earlier: string | null, windowOfEarlier: number) {
